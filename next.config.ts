@@ -1,0 +1,39 @@
+import { execSync } from 'node:child_process';
+import type { NextConfig } from 'next';
+import { PHASE_PRODUCTION_BUILD } from 'next/constants';
+import { images } from './src/config/spec';
+
+/** Every instance built from one commit must serve the same data paths: BUILD_ID, else the git commit. */
+function resolveBuildId(): string {
+  const fromEnv = process.env.BUILD_ID?.trim();
+  if (fromEnv) {
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(fromEnv)) {
+      throw new Error(`BUILD_ID must be 1-64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(fromEnv)}).`);
+    }
+    return fromEnv;
+  }
+  try {
+    return execSync('git rev-parse HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    throw new Error('No BUILD_ID is set and this is not a git checkout: set BUILD_ID to name the build.');
+  }
+}
+
+export default function config(phase: string): NextConfig {
+  // Only a build names itself; `next start` serves the id the build inlined.
+  const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
+  return {
+    reactStrictMode: true,
+    poweredByHeader: false,
+    generateBuildId: () => buildId,
+    env: { APP_BUILD_ID: buildId },
+    images: {
+      deviceSizes: [...images.deviceSizes],
+      imageSizes: [...images.imageSizes],
+      minimumCacheTTL: images.minimumCacheTTL,
+      formats: [...images.formats],
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { defineConfig, devices } from '@playwright/test';
+import { appHost, appOrigin, appPort, e2eServerEnv } from './tests/support/e2e-env.mjs';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [['list'], ['json']],
+  use: {
+    baseURL: appOrigin,
+    trace: 'retain-on-failure',
+    ...devices['Desktop Chrome'],
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    // The production build made by `npm test` (or `npm run build`); loopback only.
+    command: `npx next start -H ${appHost} -p ${appPort}`,
+    url: `${appOrigin}/api/health`,
+    env: e2eServerEnv,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,68 @@
+// `npm test`: every check, in order, stopping at the first failure, then one summary line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { e2eBuildEnv } from '../tests/support/e2e-env.mjs';
+
+const reports = '.test-results';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const steps = [
+  { name: 'format', cmd: ['prettier', '--check', '.'] },
+  { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
+  { name: 'types', cmd: ['tsc', '--noEmit'] },
+  {
+    name: 'unit',
+    cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
+  },
+  { name: 'build', cmd: ['next', 'build'], env: e2eBuildEnv },
+  { name: 'e2e', cmd: ['playwright', 'test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } },
+];
+
+function counts(file, read) {
+  if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+  return read(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+const unitCounts = () =>
+  counts(`${reports}/unit.json`, (r) => ({
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: r.numPendingTests + r.numTodoTests,
+  }));
+const e2eCounts = () =>
+  counts(`${reports}/e2e.json`, (r) => ({
+    passed: r.stats.expected + r.stats.flaky,
+    failed: r.stats.unexpected,
+    skipped: r.stats.skipped,
+  }));
+
+const started = Date.now();
+const done = [];
+let failedStep;
+for (const step of steps) {
+  const t0 = Date.now();
+  console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
+  const { status } = spawnSync('npx', ['--no-install', ...step.cmd], {
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...step.env },
+  });
+  done.push(`${step.name} ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  if (status !== 0) {
+    failedStep = step.name;
+    break;
+  }
+}
+
+const unit = unitCounts();
+const e2e = e2eCounts();
+const passed = unit.passed + e2e.passed;
+const failed = unit.failed + e2e.failed + (failedStep && !unit.failed && !e2e.failed ? 1 : 0);
+const skipped = unit.skipped + e2e.skipped;
+console.log(`\nSteps: ${done.join(', ')}${failedStep ? `; stopped at ${failedStep}` : ''}`);
+console.log(
+  `Unit: ${unit.passed} passed, ${unit.failed} failed. End-to-end: ${e2e.passed} passed, ${e2e.failed} failed.`,
+);
+console.log(`Total time: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedStep ? 1 : 0);

@@ -1,0 +1,43 @@
+import Head from 'next/head';
+import Image from 'next/image';
+import Link from 'next/link';
+import hero from '../../public/hero.png';
+
+const examples = [
+  { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },
+  { href: '/examples/new', label: 'A static route that beats the dynamic segment (/examples/new)' },
+  { href: '/examples/docs/guides/routing/intro', label: 'A catch-all route (/examples/docs/[...path])' },
+  { href: '/examples/announcer/titled', label: 'Route announcer: a page with a title' },
+  { href: '/examples/announcer/heading', label: 'Route announcer: a page with a heading and no title' },
+  { href: '/examples/announcer/bare', label: 'Route announcer: a page with neither' },
+  { href: '/examples/unavailable', label: 'The error page for another status (503)' },
+] as const;
+
+export default function Home() {
+  return (
+    <main>
+      <Head>
+        <title>Home</title>
+      </Head>
+      <h1>Home</h1>
+      <Image
+        src={hero}
+        alt="A blue gradient"
+        priority
+        sizes="(max-width: 48rem) 100vw, 48rem"
+        style={{ width: '100%', height: 'auto' }}
+      />
+      <p className="notice">
+        The product&apos;s screens are not built yet. These reference pages exercise every routing behaviour of the
+        specification; product screens will replace them.
+      </p>
+      <ul>
+        {examples.map(({ href, label }) => (
+          <li key={href}>
+            <Link href={href}>{label}</Link>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+export declare const appHost: string;
+export declare const appPort: number;
+export declare const appOrigin: string;
+export declare const e2eBuildEnv: Record<string, string>;
+export declare const e2eServerEnv: Record<string, string>;
