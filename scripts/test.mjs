@@ -16,7 +16,7 @@ const steps = [
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
   { name: 'build', cmd: ['next', 'build'], env: e2eBuildEnv },
-  { name: 'e2e', cmd: ['playwright', 'test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` } },
+  { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 
 function counts(file, read) {

@@ -1,4 +1,11 @@
-import type { NextApiRequest, NextApiResponse } from 'next';
+import type { IncomingMessage } from 'node:http';
+import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
+
+/** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
+export function requestIdOf(req: IncomingMessage): string | undefined {
+  const id = req.headers['x-request-id'];
+  return typeof id === 'string' ? id : undefined;
+}
 
 /** Every API answer, errors included, is JSON. */
 export function sendJson(res: NextApiResponse, status: number, body: unknown): void {
@@ -6,14 +13,31 @@ export function sendJson(res: NextApiResponse, status: number, body: unknown): v
   res.end(JSON.stringify(body));
 }
 
-export function sendJsonError(res: NextApiResponse, status: number, message: string): void {
-  sendJson(res, status, { error: { status, message } });
+export function sendJsonError(req: NextApiRequest, res: NextApiResponse, status: number, message: string): void {
+  sendJson(res, status, { error: { status, message, requestId: requestIdOf(req) } });
 }
 
-/** Answers 405 with an Allow header unless the method is allowed; returns whether the handler may go on. */
-export function allowMethods(req: NextApiRequest, res: NextApiResponse, methods: readonly string[]): boolean {
-  if (methods.includes(req.method ?? '')) return true;
-  res.setHeader('Allow', methods.join(', '));
-  sendJsonError(res, 405, `Method ${req.method ?? ''} is not allowed here. Allowed: ${methods.join(', ')}.`);
-  return false;
+/**
+ * An API route that answers only the given methods (405 JSON with Allow otherwise) and answers
+ * JSON 500 when the handler throws, instead of Next's plain-text page.
+ */
+export function apiRoute(methods: readonly string[], handler: NextApiHandler): NextApiHandler {
+  return async (req, res) => {
+    if (!methods.includes(req.method ?? '')) {
+      res.setHeader('Allow', methods.join(', '));
+      return sendJsonError(
+        req,
+        res,
+        405,
+        `Method ${req.method ?? ''} is not allowed here. Allowed: ${methods.join(', ')}.`,
+      );
+    }
+    try {
+      await handler(req, res);
+    } catch (error) {
+      console.error(`API route ${req.url ?? ''} failed (request ${requestIdOf(req) ?? 'without id'}):`, error);
+      if (!res.headersSent) sendJsonError(req, res, 500, 'The server failed to answer this request.');
+      else res.end();
+    }
+  };
 }

@@ -1,16 +1,18 @@
 import type { GetServerSideProps } from 'next';
 import Head from 'next/head';
 import { ReferencePage } from '../../components/ReferencePage';
+import { requestIdOf } from '../../server/api';
 
 interface Props {
   id: string;
+  requestId: string | null;
 }
 
-export const getServerSideProps: GetServerSideProps<Props, { id: string }> = async ({ params }) => ({
-  props: { id: params?.id ?? '' },
+export const getServerSideProps: GetServerSideProps<Props, { id: string }> = async ({ params, req }) => ({
+  props: { id: params?.id ?? '', requestId: requestIdOf(req) ?? null },
 });
 
-export default function Example({ id }: Props) {
+export default function Example({ id, requestId }: Props) {
   return (
     <ReferencePage>
       <Head>
@@ -19,6 +21,9 @@ export default function Example({ id }: Props) {
       <h1>Dynamic segment</h1>
       <p>
         The <code>id</code> segment is <strong data-testid="segment">{id}</strong>.
+      </p>
+      <p>
+        This request&apos;s id, given by the proxy: <code data-testid="request-id">{requestId}</code>
       </p>
     </ReferencePage>
   );

@@ -1,10 +1,8 @@
-import type { NextApiRequest, NextApiResponse } from 'next';
 import { serverEnv } from '../../../config/env';
-import { allowMethods, sendJsonError } from '../../../server/api';
+import { apiRoute, sendJsonError } from '../../../server/api';
 
 /** GET /api/diagnostics/server-error: throws, so that operators see a server error arrive. */
-export default function serverError(req: NextApiRequest, res: NextApiResponse) {
-  if (!serverEnv().enableDiagnostics) return sendJsonError(res, 404, 'No API route answers this path.');
-  if (!allowMethods(req, res, ['GET', 'POST'])) return;
+export default apiRoute(['GET', 'POST'], (req, res) => {
+  if (!serverEnv().enableDiagnostics) return sendJsonError(req, res, 404, 'No API route answers this path.');
   throw new Error('Diagnostics: an exception thrown in an API route');
-}
+});
