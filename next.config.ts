@@ -1,6 +1,7 @@
 import { execSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { PHASE_PRODUCTION_BUILD } from 'next/constants';
+import { withSentryConfig } from '@sentry/nextjs/config';
 import { images } from './src/config/spec';
 
 /** Every instance built from one commit must serve the same data paths: BUILD_ID, else the git commit. */
@@ -21,14 +22,14 @@ function resolveBuildId(): string {
   }
 }
 
-export default function config(phase: string): NextConfig {
+function config(phase: string): NextConfig {
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
   return {
     reactStrictMode: true,
     poweredByHeader: false,
     generateBuildId: () => buildId,
-    env: { APP_BUILD_ID: buildId },
+    env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId },
     images: {
       deviceSizes: [...images.deviceSizes],
       imageSizes: [...images.imageSizes],
@@ -37,3 +38,16 @@ export default function config(phase: string): NextConfig {
     },
   };
 }
+
+// Source maps go to Sentry only when all three are set; otherwise the build makes none and stays quiet.
+const uploadSourceMaps = Boolean(process.env.SENTRY_AUTH_TOKEN && process.env.SENTRY_ORG && process.env.SENTRY_PROJECT);
+
+export default withSentryConfig(config, {
+  org: process.env.SENTRY_ORG,
+  project: process.env.SENTRY_PROJECT,
+  authToken: process.env.SENTRY_AUTH_TOKEN,
+  silent: !uploadSourceMaps,
+  telemetry: false,
+  sourcemaps: { disable: !uploadSourceMaps, deleteSourcemapsAfterUpload: true },
+  release: { create: uploadSourceMaps },
+});

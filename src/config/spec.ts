@@ -29,3 +29,31 @@ export const images = {
   /** Image output format */
   formats: ['image/webp'],
 } as const;
+
+/** §1 and §9: error reporting, tracing and replay. */
+export const reporting = {
+  /** Trace sample rate: "100% of transactions are traced" */
+  tracesSampleRate: 1,
+  /** Session replay sample rate: "10% of ordinary sessions" */
+  replaysSessionSampleRate: 0.1,
+  /** Replay-on-error sample rate: "100% of sessions that hit an error" */
+  replaysOnErrorSampleRate: 1,
+  /** Default environment: "runs in the environment named production unless that is overridden" */
+  defaultEnvironment: 'production',
+  /** Breadcrumb cap */
+  maxBreadcrumbs: 100,
+  /** Page-load idle timeout (ms) */
+  idleTimeoutMs: 1000,
+  /** Page-load final timeout (ms) */
+  finalTimeoutMs: 30_000,
+  /** Child-span timeout (ms) */
+  childSpanTimeoutMs: 15_000,
+  /** Baggage header limit (characters); an SDK constant, proven by tests/unit/sdk-constants.test.ts */
+  baggageMaxLength: 8192,
+  /** Stack trace cap: frames; an SDK constant, proven by tests/unit/sdk-constants.test.ts */
+  stackTraceMaxFrames: 50,
+  /** Stack trace cap: characters per line; an SDK constant, proven by tests/unit/sdk-constants.test.ts */
+  stackTraceMaxLineLength: 1024,
+  /** §8 "Events whose first exception message contains 'Request failed' or 'AbortError' are dropped" */
+  droppedFirstExceptionMessages: ['Request failed', 'AbortError'],
+} as const;

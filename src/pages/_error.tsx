@@ -1,3 +1,4 @@
+import { captureUnderscoreErrorException } from '@sentry/nextjs';
 import type { NextPageContext } from 'next';
 import { ErrorScreen, type ErrorScreenProps } from '../components/ErrorScreen';
 
@@ -5,9 +6,12 @@ export default function ErrorPage(props: ErrorScreenProps) {
   return <ErrorScreen {...props} />;
 }
 
-ErrorPage.getInitialProps = ({ res, err }: NextPageContext): ErrorScreenProps => {
+ErrorPage.getInitialProps = async (context: NextPageContext): Promise<ErrorScreenProps> => {
+  const { res, err } = context;
   // As Next's own error page: the response's status on the server, an error's own status in the
   // browser (none for a client-side exception), and 404 when neither exists (client-side not-found).
   const statusCode = res ? res.statusCode : err ? (err as { statusCode?: number }).statusCode : 404;
-  return statusCode === undefined ? {} : { statusCode };
+  // Reports 5xx and client-side exceptions (the SDK skips statuses below 500); its id is shown to the user.
+  const eventId = await captureUnderscoreErrorException(context);
+  return { ...(statusCode === undefined ? {} : { statusCode }), ...(eventId ? { eventId } : {}) };
 };

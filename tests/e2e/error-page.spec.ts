@@ -63,7 +63,9 @@ test('a client-side exception after hydration shows the client-exception text', 
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto('/diagnostics');
   await page.getByRole('button', { name: 'Throw while rendering' }).click();
-  await expect(page.getByTestId('error-page')).toHaveText('Application error: a client-side exception has occurred');
+  await expect(page.getByTestId('error-page').locator('p').first()).toHaveText(
+    'Application error: a client-side exception has occurred',
+  );
   await expect(page).toHaveTitle('Application error: a client-side exception has occurred');
   await expect(page.locator('.error-page h1')).toHaveCount(0);
   expect(errors.join('\n')).toContain('an exception thrown while rendering in the browser');

@@ -1,0 +1,25 @@
+// The browser's error reporter: started by instrumentation-client.ts before the app hydrates.
+import * as Sentry from '@sentry/nextjs';
+import { browserReportingEnv } from './env';
+import { browserOptions, browserTracingOptions } from './options';
+
+export function startBrowserReporting(): void {
+  const env = browserReportingEnv();
+  if (!env.dsn && !env.spotlight) return;
+  const integrations = [Sentry.browserTracingIntegration(browserTracingOptions)];
+  // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
+  if (env.spotlight) {
+    // `spotlight run` sets the sidecar's stream URL; `true` means Spotlight's default address.
+    const sidecarUrl = typeof env.spotlight === 'string' ? env.spotlight : undefined;
+    integrations.push(Sentry.spotlightBrowserIntegration({ sidecarUrl }));
+  }
+  Sentry.init({
+    ...browserOptions(env),
+    integrations,
+    transport: Sentry.makeBrowserOfflineTransport(Sentry.makeFetchTransport),
+  });
+  // Replay stays out of the first load: its code arrives after hydration, when the browser is idle.
+  const loadReplay = () => void import('./replay').then(({ startReplay }) => startReplay());
+  if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
+  else setTimeout(loadReplay, 1000);
+}

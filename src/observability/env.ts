@@ -1,0 +1,81 @@
+// What each runtime knows about error reporting. The browser's values are inlined by Next at build time,
+// so they are read through literal `process.env.NEXT_PUBLIC_*` expressions; the server reads its own at run time.
+import { reporting } from '../config/spec';
+import { EnvError } from '../config/env';
+
+export interface ReportingEnv {
+  /** Where events go; none means error reporting is off (Spotlight may still receive them). */
+  dsn: string | undefined;
+  environment: string;
+  release: string;
+  /** Spotlight's sidecar: `true` for its default address, or its URL. Set by `spotlight run` in `npm run dev`. */
+  spotlight: string | boolean;
+  /** SENTRY_COLLECT_PII=1: send cookies, credential headers, request bodies, IP addresses and user info. */
+  collectPersonalData: boolean;
+}
+
+function dsnValue(name: string, value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new EnvError(
+      `${name} is not a URL (got ${JSON.stringify(trimmed)}); copy the DSN from Sentry's project settings.`,
+    );
+  }
+  if (!/^https?:$/.test(url.protocol) || !url.username || !/^\/(?:.*\/)?\d+$/.test(url.pathname)) {
+    throw new EnvError(`${name} is not a Sentry DSN (expected https://<key>@<host>/<project id>).`);
+  }
+  return trimmed;
+}
+
+function spotlightValue(value: string | undefined): string | boolean {
+  if (!value || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  return value;
+}
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new EnvError(`${name} must be 1 or 0 (got ${JSON.stringify(value)}).`);
+}
+
+/** The browser's variables as `next build` inlined them (literal expressions, so Next can replace them). */
+function inlinedPublicEnv(): Record<string, string | undefined> {
+  return {
+    NEXT_PUBLIC_SENTRY_DSN: process.env.NEXT_PUBLIC_SENTRY_DSN,
+    NEXT_PUBLIC_SENTRY_ENVIRONMENT: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT,
+    NEXT_PUBLIC_SENTRY_SPOTLIGHT: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+    NEXT_PUBLIC_SENTRY_COLLECT_PII: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
+  };
+}
+
+/** The server's reporting environment: its run-time variables, falling back to the browser's build-time ones. */
+export function serverReportingEnv(runtime: Record<string, string | undefined>): ReportingEnv {
+  const source = { ...inlinedPublicEnv(), ...runtime };
+  return {
+    dsn: dsnValue('SENTRY_DSN', source.SENTRY_DSN) ?? dsnValue('NEXT_PUBLIC_SENTRY_DSN', source.NEXT_PUBLIC_SENTRY_DSN),
+    environment:
+      source.SENTRY_ENVIRONMENT?.trim() ||
+      source.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() ||
+      reporting.defaultEnvironment,
+    release: source.SENTRY_RELEASE?.trim() || process.env.APP_RELEASE || 'unknown',
+    spotlight: spotlightValue(source.SENTRY_SPOTLIGHT),
+    collectPersonalData: flag('SENTRY_COLLECT_PII', source.SENTRY_COLLECT_PII ?? source.NEXT_PUBLIC_SENTRY_COLLECT_PII),
+  };
+}
+
+/** The browser's reporting environment: values inlined by `next build`. */
+export function browserReportingEnv(): ReportingEnv {
+  const source = inlinedPublicEnv();
+  return {
+    dsn: dsnValue('NEXT_PUBLIC_SENTRY_DSN', source.NEXT_PUBLIC_SENTRY_DSN),
+    environment: source.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() || reporting.defaultEnvironment,
+    release: process.env.APP_RELEASE || 'unknown',
+    spotlight: spotlightValue(source.NEXT_PUBLIC_SENTRY_SPOTLIGHT),
+    collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', source.NEXT_PUBLIC_SENTRY_COLLECT_PII),
+  };
+}

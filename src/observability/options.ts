@@ -1,0 +1,100 @@
+// Init options for every runtime, built from the spec's values (src/config/spec.ts) and the reporting environment.
+import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
+import { reporting } from '../config/spec';
+import type { ReportingEnv } from './env';
+import { ignoredBrowserNoise, reportableEvent } from './filters';
+
+type DataCollection = NonNullable<NodeOptions['dataCollection']>;
+
+/** Request headers that say nothing about who the user is or what they hold. */
+const harmlessHeaders = [
+  'accept',
+  'accept-language',
+  'content-length',
+  'content-type',
+  'host',
+  'referer',
+  'user-agent',
+  'x-request-id',
+];
+
+/**
+ * By default nothing personal leaves the app: no cookies, credential headers, bodies, IP addresses,
+ * user fields or local variables. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
+ */
+export function dataCollection(collectPersonalData: boolean): DataCollection {
+  if (collectPersonalData) return {};
+  return {
+    userInfo: false,
+    cookies: false,
+    httpHeaders: {
+      request: { allow: harmlessHeaders },
+      response: { allow: ['content-type', 'content-length', 'x-request-id'] },
+    },
+    httpBodies: [],
+    urlQueryParams: true,
+    stackFrameVariables: false,
+  };
+}
+
+/**
+ * Not-found answers are not transactions worth reporting (spec §8): any transaction whose response was 404.
+ * Matched on the finished transaction, which is why every runtime uses `traceLifecycle: 'static'`.
+ */
+export const ignoredSpans: NonNullable<NodeOptions['ignoreSpans']> = [
+  { name: /(?:)/, attributes: { 'http.response.status_code': 404 } },
+  // The browser names a not-found page load after Next's /404 page.
+  /^\/404$/,
+];
+
+/** Server events carry the proxy's request id as a tag, so an event and a log line can be matched (X-Request-Id). */
+export function withRequestIdTag(event: ErrorEvent): ErrorEvent {
+  const requestId = event.request?.headers?.['x-request-id'];
+  if (!requestId) return event;
+  return { ...event, tags: { ...event.tags, request_id: requestId } };
+}
+
+function sharedOptions(env: ReportingEnv) {
+  return {
+    dsn: env.dsn,
+    environment: env.environment,
+    release: env.release,
+    tracesSampleRate: reporting.tracesSampleRate,
+    // Whole transactions, sent when they finish: only then is a 404 known (span streaming decides at span start).
+    traceLifecycle: 'static' as const,
+    maxBreadcrumbs: reporting.maxBreadcrumbs,
+    attachStacktrace: true,
+    dataCollection: dataCollection(env.collectPersonalData),
+    ignoreSpans: ignoredSpans,
+    beforeSend: reportableEvent,
+  };
+}
+
+/** Options of the Node server (instrumentation.ts). */
+export function serverOptions(env: ReportingEnv): NodeOptions {
+  return {
+    ...sharedOptions(env),
+    beforeSend: (event) => reportableEvent(withRequestIdTag(event)),
+    spotlight: env.spotlight,
+  };
+}
+
+/** Options of the browser (instrumentation-client.ts); integrations are added there. */
+export function browserOptions(env: ReportingEnv): BrowserOptions {
+  return {
+    ...sharedOptions(env),
+    ignoreErrors: [...ignoredBrowserNoise],
+    replaysSessionSampleRate: reporting.replaysSessionSampleRate,
+    replaysOnErrorSampleRate: reporting.replaysOnErrorSampleRate,
+  };
+}
+
+/** Options of browserTracingIntegration (spec §9 timeouts). */
+export const browserTracingOptions = {
+  idleTimeout: reporting.idleTimeoutMs,
+  finalTimeout: reporting.finalTimeoutMs,
+  childSpanTimeout: reporting.childSpanTimeoutMs,
+} as const;
+
+/** Options of replayIntegration: mask all text and inputs, block media (the SDK's defaults, stated). */
+export const replayOptions = { maskAllText: true, maskAllInputs: true, blockAllMedia: true } as const;

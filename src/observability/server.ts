@@ -1,0 +1,15 @@
+// The Node server's error reporter: started by instrumentation.ts register().
+import * as Sentry from '@sentry/nextjs';
+import { serverReportingEnv } from './env';
+import { serverOptions } from './options';
+
+export function startServerReporting(): void {
+  const env = serverReportingEnv(process.env);
+  if (!env.dsn && !env.spotlight) {
+    console.info(
+      'Error reporting is off: no SENTRY_DSN or NEXT_PUBLIC_SENTRY_DSN is set. Set them to report errors and traces to Sentry (see README, "Error reporting").',
+    );
+    return;
+  }
+  Sentry.init(serverOptions(env));
+}

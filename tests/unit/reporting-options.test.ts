@@ -1,0 +1,93 @@
+import type { ErrorEvent } from '@sentry/nextjs';
+import { describe, expect, it } from 'vitest';
+import { EnvError } from '../../src/config/env';
+import { serverReportingEnv } from '../../src/observability/env';
+import {
+  browserOptions,
+  browserTracingOptions,
+  dataCollection,
+  replayOptions,
+  serverOptions,
+  withRequestIdTag,
+} from '../../src/observability/options';
+
+const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
+
+describe('reporting options carry the spec values (§1, §9)', () => {
+  it('samples every transaction, 10% of sessions and every session with an error', () => {
+    expect(serverOptions(env).tracesSampleRate).toBe(1);
+    expect(browserOptions(env)).toMatchObject({
+      tracesSampleRate: 1,
+      replaysSessionSampleRate: 0.1,
+      replaysOnErrorSampleRate: 1,
+    });
+  });
+
+  it('caps breadcrumbs at 100 and sets the page-load timeouts', () => {
+    expect(serverOptions(env).maxBreadcrumbs).toBe(100);
+    expect(browserOptions(env).maxBreadcrumbs).toBe(100);
+    expect(browserTracingOptions).toEqual({ idleTimeout: 1000, finalTimeout: 30_000, childSpanTimeout: 15_000 });
+  });
+
+  it('masks all text and inputs and blocks media in replays', () => {
+    expect(replayOptions).toEqual({ maskAllText: true, maskAllInputs: true, blockAllMedia: true });
+  });
+
+  it('sends no tunnel: envelopes go to the DSN', () => {
+    expect(browserOptions(env)).not.toHaveProperty('tunnel');
+    expect(serverOptions(env)).not.toHaveProperty('tunnel');
+  });
+});
+
+describe('reporting environment', () => {
+  it('is production unless overridden', () => {
+    expect(serverReportingEnv({}).environment).toBe('production');
+    expect(serverReportingEnv({ SENTRY_ENVIRONMENT: 'staging' }).environment).toBe('staging');
+    expect(serverReportingEnv({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' }).environment).toBe('preview');
+  });
+
+  it('uses SENTRY_DSN, falling back to NEXT_PUBLIC_SENTRY_DSN; none means off', () => {
+    expect(serverReportingEnv({}).dsn).toBeUndefined();
+    expect(serverReportingEnv({ NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' }).dsn).toBe('https://a@b.example/1');
+    expect(
+      serverReportingEnv({ SENTRY_DSN: 'https://s@server.example/2', NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' })
+        .dsn,
+    ).toBe('https://s@server.example/2');
+  });
+
+  it('rejects a malformed DSN with a message that names the variable', () => {
+    expect(() => serverReportingEnv({ SENTRY_DSN: 'not a url' })).toThrow(EnvError);
+    expect(() => serverReportingEnv({ SENTRY_DSN: 'https://ingest.example/1' })).toThrow(
+      /SENTRY_DSN is not a Sentry DSN/,
+    );
+  });
+
+  it('takes the release from SENTRY_RELEASE', () => {
+    expect(serverReportingEnv({ SENTRY_RELEASE: 'v1.2.3' }).release).toBe('v1.2.3');
+  });
+});
+
+describe('privacy', () => {
+  it('collects nothing personal unless SENTRY_COLLECT_PII=1', () => {
+    expect(dataCollection(false)).toMatchObject({
+      userInfo: false,
+      cookies: false,
+      httpBodies: [],
+      stackFrameVariables: false,
+    });
+    expect(serverOptions(env).dataCollection).toEqual(dataCollection(false));
+    expect(serverReportingEnv({ SENTRY_COLLECT_PII: '1' }).collectPersonalData).toBe(true);
+    expect(dataCollection(true)).toEqual({});
+  });
+});
+
+describe('withRequestIdTag', () => {
+  it('tags a server event with the request id header', () => {
+    const event: ErrorEvent = { type: undefined, request: { headers: { 'x-request-id': 'abc' } } };
+    expect(withRequestIdTag(event).tags).toEqual({ request_id: 'abc' });
+  });
+  it('leaves an event without one alone', () => {
+    const event: ErrorEvent = { type: undefined };
+    expect(withRequestIdTag(event)).toBe(event);
+  });
+});
