@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { appHost, appOrigin, appPort, e2eServerEnv } from './tests/support/e2e-env.mjs';
+import { appHost, appOrigin, appPort, e2eServerEnv, ingestOrigin, ingestPort } from './tests/support/e2e-env.mjs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,14 +27,24 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The production build made by `npm test` (or `npm run build`); loopback only.
-    command: `npx next start -H ${appHost} -p ${appPort}`,
-    url: `${appOrigin}/api/health`,
-    env: e2eServerEnv,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // The local Sentry-protocol ingest both runtimes of the app report to.
+      command: 'node tests/support/sentry-ingest.mjs',
+      url: `${ingestOrigin}/__ingest/health`,
+      env: { INGEST_PORT: String(ingestPort) },
+      reuseExistingServer: false,
+      timeout: 10_000,
+    },
+    {
+      // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.
+      command: `npx next start -H ${appHost} -p ${appPort}`,
+      url: `${appOrigin}/api/health`,
+      env: e2eServerEnv,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { serverEnv } from './config/env';
 import { pageMethods, proxyDecision, requestIdFor, statusPagePrefix, type ProxyDecision } from './server/routing';
 
 function respond(request: NextRequest, decision: ProxyDecision, headers: Headers): NextResponse {
@@ -19,8 +20,14 @@ function respond(request: NextRequest, decision: ProxyDecision, headers: Headers
   }
 }
 
+/** Operators check that an error in the proxy is reported (ENABLE_DIAGNOSTICS=1). */
+const diagnosticsProxyErrorPath = '/diagnostics/proxy-error';
+
 /** Runs before every matched request: gives it a request id and answers what no page should. */
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname === diagnosticsProxyErrorPath && serverEnv().enableDiagnostics) {
+    throw new Error('Diagnostics: an exception thrown in the proxy');
+  }
   const requestId = requestIdFor(request.headers.get('x-request-id'));
   const headers = new Headers(request.headers);
   headers.set('x-request-id', requestId);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { captureException } from '@sentry/nextjs';
+import { captureException, withScope } from '@sentry/nextjs';
 import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
 
 /** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
@@ -37,7 +37,10 @@ export function apiRoute(methods: readonly string[], handler: NextApiHandler): N
       await handler(req, res);
     } catch (error) {
       // Answered here, so Next's onRequestError never sees it: report it ourselves.
-      captureException(error, { mechanism: { type: 'auto.function.nextjs.api_route', handled: false } });
+      withScope((scope) => {
+        scope.setTag('request_id', requestIdOf(req));
+        captureException(error, { mechanism: { type: 'auto.function.nextjs.api_route', handled: false } });
+      });
       console.error(`API route ${req.url ?? ''} failed (request ${requestIdOf(req) ?? 'without id'}):`, error);
       if (!res.headersSent) sendJsonError(req, res, 500, 'The server failed to answer this request.');
       else res.end();

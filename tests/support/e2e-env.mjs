@@ -5,8 +5,13 @@ export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
 export const appOrigin = `http://${appHost}:${appPort}`;
 
-/** Environment of the `next build` that the end-to-end tests run against. */
-export const e2eBuildEnv = {};
+/** The local Sentry-protocol ingest (tests/support/ingest-server.mjs); another origin than the app's. */
+export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
+export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
+export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
+
+/** Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. */
+export const e2eBuildEnv = { NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
 
 /** Environment of the `next start` that the end-to-end tests run against. */
-export const e2eServerEnv = { ENABLE_DIAGNOSTICS: '1', PORT: String(appPort) };
+export const e2eServerEnv = { ENABLE_DIAGNOSTICS: '1', PORT: String(appPort), SENTRY_DSN: ingestDsn };

@@ -46,9 +46,14 @@ export default function Diagnostics() {
         </button>
       </p>
       {apiResult && <p role="status">{apiResult}</p>}
-      <p>
-        <Link href="/diagnostics/ssr-error">Open a page whose getServerSideProps throws</Link>
-      </p>
+      <ul>
+        <li>
+          <Link href="/diagnostics/ssr-error">Open a page whose getServerSideProps throws</Link>
+        </li>
+        <li>
+          <a href="/diagnostics/proxy-error">Open a path where the proxy throws</a>
+        </li>
+      </ul>
       {renderError && <RenderError />}
     </main>
   );

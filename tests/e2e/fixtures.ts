@@ -1,0 +1,40 @@
+import { test as base, type Page } from '@playwright/test';
+import { IngestClient } from '../support/ingest';
+
+/** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */
+export const test = base.extend<{ ingest: IngestClient; since: number; token: string }>({
+  ingest: async ({}, use) => use(new IngestClient()),
+  since: async ({ ingest }, use) => use(await ingest.mark()),
+  // A marker unique to the test, so that parallel tests never match each other's events.
+  token: async ({}, use, info) =>
+    use(`t${info.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`),
+});
+export { expect } from '@playwright/test';
+
+/** Throws in the page outside React, as an uncaught error the global handler reports. */
+export async function throwInPage(page: Page, message: string) {
+  await page.evaluate(
+    (m) =>
+      setTimeout(() => {
+        throw new Error(m);
+      }),
+    message,
+  );
+}
+
+/** The browser SDK's effective options, read from the client the built bundle created. */
+export async function browserClientOptions(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(() => {
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<
+          string,
+          { defaultCurrentScope?: { getClient(): { getOptions(): Record<string, unknown> } | undefined } }
+        >;
+      }
+    ).__SENTRY__;
+    const scope = Object.values(carrier ?? {}).find((v) => v && typeof v === 'object' && 'defaultCurrentScope' in v);
+    const options = scope?.defaultCurrentScope?.getClient()?.getOptions() ?? {};
+    return JSON.parse(JSON.stringify(options, (_key, value) => (value instanceof RegExp ? String(value) : value)));
+  });
+}

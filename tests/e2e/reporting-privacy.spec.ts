@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { thrownException } from '../support/ingest';
+import { expect, test } from './fixtures';
+
+// Nothing personal reaches an event or a transaction unless an operator turns it on (SENTRY_COLLECT_PII).
+
+test('cookies, credentials, bodies and IP addresses never reach the reporter', async ({
+  request,
+  ingest,
+  since,
+  token,
+}) => {
+  const secrets = [`cookie-${token}`, `token-${token}`, `body-${token}`];
+  const response = await request.post('/api/diagnostics/server-error', {
+    headers: {
+      cookie: `session=${secrets[0]}`,
+      authorization: `Bearer ${secrets[1]}`,
+      'x-forwarded-for': '203.0.113.9',
+      'content-type': 'application/json',
+    },
+    data: { password: secrets[2] },
+  });
+  expect(response.status()).toBe(500);
+  const requestId = response.headers()['x-request-id'] ?? '';
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
+  await ingest.waitForTransaction((t) => JSON.stringify(t).includes(requestId), { since });
+
+  const reported = (await ingest.items(undefined, since)).filter((item) =>
+    JSON.stringify(item.payload ?? '').includes(requestId),
+  );
+  expect(reported.map((item) => item.type).sort()).toEqual(['event', 'transaction']);
+  for (const item of reported) {
+    const text = JSON.stringify(item.payload);
+    for (const secret of secrets) expect(text, item.type).not.toContain(secret);
+    expect(text).not.toContain('203.0.113.9');
+    expect(text).not.toMatch(/"cookie"|"cookies"|ip_address/i);
+  }
+  expect(event.request?.data).toBeUndefined();
+  expect(event.user?.ip_address).toBeUndefined();
+});
+
+test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest, since }) => {
+  const port = 3102;
+  const server = spawn('npx', ['next', 'start', '-H', appHost, '-p', String(port)], {
+    env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    const origin = `http://${appHost}:${port}`;
+    await expect
+      .poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status, { timeout: 20_000 })
+      .toBe(200);
+    const response = await fetch(`${origin}/api/diagnostics/server-error`);
+    const requestId = response.headers.get('x-request-id');
+    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+    expect(event.environment).toBe('staging');
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+});

@@ -1,0 +1,254 @@
+import { inflateSync } from 'node:zlib';
+import type { ErrorEvent, Event } from '@sentry/core';
+import { ingestOrigin } from '../support/e2e-env.mjs';
+import { thrownException } from '../support/ingest';
+import { browserClientOptions, expect, test, throwInPage } from './fixtures';
+
+// Spec §1, §2, §7, §8, §9: what reaches the error reporter, proven by the envelopes the SDK sends.
+
+const statusOf = (t: Event) =>
+  (t.contexts?.trace?.data as Record<string, unknown> | undefined)?.['http.response.status_code'];
+
+test('the browser SDK runs with the spec values', async ({ page }) => {
+  await page.goto('/');
+  const options = await browserClientOptions(page);
+  expect(options).toMatchObject({
+    tracesSampleRate: 1,
+    replaysSessionSampleRate: 0.1,
+    replaysOnErrorSampleRate: 1,
+    maxBreadcrumbs: 100,
+    environment: 'production',
+    dsn: `http://public@127.0.0.1:${new URL(ingestOrigin).port}/1`,
+  });
+  expect(options.tunnel).toBeUndefined();
+  const manifest = await page.evaluate(
+    () => (globalThis as unknown as { _sentryRouteManifest?: string })._sentryRouteManifest,
+  );
+  expect(JSON.parse(manifest ?? 'null')).toEqual({ isrRoutes: [], dynamicRoutes: [], staticRoutes: [] });
+});
+
+test('a browser exception arrives, in environment production, at the DSN ingest', async ({
+  page,
+  ingest,
+  since,
+  token,
+}) => {
+  const envelopeUrls: string[] = [];
+  page.on('request', (r) => r.url().includes('envelope') && envelopeUrls.push(r.url()));
+  await page.goto('/diagnostics');
+  await throwInPage(page, `browser failure ${token}`);
+  const event = await ingest.waitForError((e) => thrownException(e) === `browser failure ${token}`, { since });
+  expect(event.environment).toBe('production');
+  expect(event.release).toMatch(/^[0-9a-f]{40}$|\w/);
+  expect(envelopeUrls.length).toBeGreaterThan(0);
+  for (const url of envelopeUrls) expect(url.startsWith(`${ingestOrigin}/api/1/envelope/`)).toBe(true);
+});
+
+test('the buttons on /diagnostics are reported: event handler and API route', async ({ page, ingest, since }) => {
+  await page.goto('/diagnostics');
+  await page.getByRole('button', { name: 'Throw in the browser' }).click();
+  await ingest.waitForError((e) => thrownException(e).includes('thrown in a browser event handler'), { since });
+  await page.getByRole('button', { name: 'Call an API route that throws' }).click();
+  await expect(page.getByRole('status')).toHaveText('The API route answered 500.');
+  await ingest.waitForError((e) => thrownException(e).includes('thrown in an API route'), { since });
+});
+
+test('an unhandled promise rejection with an Error is reported', async ({ page, ingest, since, token }) => {
+  await page.goto('/diagnostics');
+  await page.evaluate((m) => void Promise.reject(new Error(m)), `rejected ${token}`);
+  const event = await ingest.waitForError((e) => thrownException(e) === `rejected ${token}`, { since });
+  expect(event.exception?.values?.at(-1)?.mechanism?.type).toContain('onunhandledrejection');
+});
+
+test('a 60-frame error arrives with 50 frames', async ({ page, ingest, since, token }) => {
+  await page.goto('/diagnostics');
+  await page.evaluate((m) => {
+    const deep = (n: number): number => {
+      if (n === 0) throw new Error(m);
+      return deep(n - 1) + 1;
+    };
+    setTimeout(() => deep(60));
+  }, `deep ${token}`);
+  const event = await ingest.waitForError((e) => thrownException(e) === `deep ${token}`, { since });
+  expect(event.exception?.values?.at(-1)?.stacktrace?.frames).toHaveLength(50);
+});
+
+test('events whose first exception says "Request failed" or "AbortError" are dropped; mentions elsewhere are not', async ({
+  page,
+  ingest,
+  since,
+  token,
+}) => {
+  await page.goto('/diagnostics');
+  await throwInPage(page, `Request failed with status code 502 ${token}`);
+  await throwInPage(page, `AbortError: signal is aborted ${token}`);
+  await page.evaluate((t) => {
+    const error = new Error(`Checkout broke ${t}`);
+    (error as Error & { detail: string }).detail = 'after a Request failed and an AbortError';
+    setTimeout(() => {
+      throw error;
+    });
+  }, token);
+  await ingest.waitForError((e) => thrownException(e) === `Checkout broke ${token}`, { since });
+  await ingest.expectNone<ErrorEvent>(
+    'event',
+    (e) => JSON.stringify(e).includes(token) && !thrownException(e).startsWith('Checkout'),
+    {
+      since,
+      withinMs: 1500,
+    },
+  );
+});
+
+test('generic browser noise is ignored', async ({ page, ingest, since, token }) => {
+  await page.goto('/diagnostics');
+  await throwInPage(page, 'ResizeObserver loop limit exceeded');
+  await throwInPage(page, 'ResizeObserver loop completed with undelivered notifications.');
+  await page.evaluate((t) => void Promise.reject(`plain string ${t}`), token);
+  await page.evaluate((t) => void Promise.reject({ code: t }), token);
+  await throwInPage(page, `control ${token}`);
+  await ingest.waitForError((e) => thrownException(e) === `control ${token}`, { since });
+  await ingest.expectNone<ErrorEvent>(
+    'event',
+    (e) =>
+      /ResizeObserver|Non-Error promise rejection|Object captured as promise rejection/.test(
+        JSON.stringify(e.exception),
+      ),
+    { since, withinMs: 1500 },
+  );
+});
+
+test('server errors are reported from getServerSideProps, with the event id on the 500 page and the request id as a tag', async ({
+  page,
+  ingest,
+  since,
+}) => {
+  const response = await page.goto('/diagnostics/ssr-error');
+  expect(response?.status()).toBe(500);
+  const requestId = (await response?.headerValue('x-request-id')) ?? '';
+  const eventId = await page.getByTestId('event-id').textContent();
+  expect(eventId).toMatch(/^[0-9a-f]{32}$/);
+  const event = await ingest.waitForError((e) => e.event_id === eventId, { since });
+  expect(thrownException(event)).toBe('Diagnostics: an exception thrown in getServerSideProps');
+  expect(event.tags?.request_id).toBe(requestId);
+  expect(event.environment).toBe('production');
+});
+
+test('an API route that throws is reported with its request id', async ({ request, ingest, since }) => {
+  const response = await request.get('/api/diagnostics/server-error');
+  expect(response.status()).toBe(500);
+  const requestId = response.headers()['x-request-id'];
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
+});
+
+test('an exception in the proxy is reported', async ({ request, ingest, since }) => {
+  const response = await request.get('/diagnostics/proxy-error');
+  expect(response.status()).toBe(500);
+  await ingest.waitForError((e) => thrownException(e) === 'Diagnostics: an exception thrown in the proxy', { since });
+});
+
+test('a client-side render exception is reported', async ({ page, ingest, since }) => {
+  await page.goto('/diagnostics');
+  await page.getByRole('button', { name: 'Throw while rendering' }).click();
+  await expect(page.getByTestId('error-page')).toBeVisible();
+  await ingest.waitForError((e) => thrownException(e).includes('thrown while rendering in the browser'), { since });
+});
+
+test('framework redirects and 404s are not reported; a real 500 is', async ({
+  page,
+  request,
+  ingest,
+  since,
+  token,
+}) => {
+  const redirect = await request.get('/examples/moved', { maxRedirects: 0 });
+  expect(redirect.status()).toBe(307);
+  expect((await request.get(`/no/such/${token}`)).status()).toBe(404);
+  expect((await request.get(`/api/no-such-${token}`)).status()).toBe(404);
+  await page.goto(`/no/such/${token}`);
+  await page.goto('/');
+  expect((await request.get('/diagnostics/ssr-error')).status()).toBe(500);
+  await ingest.waitForTransaction((t) => t.transaction === 'GET /diagnostics/ssr-error' && statusOf(t) === 500, {
+    since,
+  });
+  await ingest.waitForTransaction((t) => t.transaction === '/' && t.contexts?.trace?.op === 'pageload', { since });
+  await ingest.expectNone<Event>(
+    'transaction',
+    (t) => statusOf(t) === 404 || t.transaction === '/404' || JSON.stringify(t).includes(token),
+    {
+      since,
+      withinMs: 2000,
+    },
+  );
+  await ingest.expectNone<ErrorEvent>(
+    'event',
+    (e) => JSON.stringify(e).includes(token) || /NEXT_REDIRECT|moved/.test(JSON.stringify(e)),
+    {
+      since,
+      withinMs: 500,
+    },
+  );
+});
+
+test('trace headers go to same-origin requests only', async ({ page }) => {
+  await page.goto('/');
+  const sent = new Map<string, Record<string, string>>();
+  page.on('request', (r) => sent.set(new URL(r.url()).pathname, r.headers()));
+  await page.evaluate(async (cross) => {
+    await fetch('/api/health');
+    await fetch(`${cross}/__ingest/health`);
+  }, ingestOrigin);
+  expect(sent.get('/api/health')?.['sentry-trace']).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
+  expect(sent.get('/api/health')?.['baggage']).toContain('sentry-environment=production');
+  expect(sent.get('/__ingest/health')?.['sentry-trace']).toBeUndefined();
+  expect(sent.get('/__ingest/health')?.['baggage']).toBeUndefined();
+});
+
+test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
+  await page.goto('/diagnostics');
+  await page.waitForFunction(() => {
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<
+          string,
+          { defaultCurrentScope?: { getClient(): { getIntegrationByName(n: string): unknown } | undefined } }
+        >;
+      }
+    ).__SENTRY__;
+    return Object.values(carrier ?? {}).some((v) =>
+      v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
+    );
+  });
+  await throwInPage(page, `replayed ${token}`);
+  const error = await ingest.waitForError((e) => thrownException(e) === `replayed ${token}`, { since });
+  const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+  expect(replayId).toMatch(/^[0-9a-f]{32}$/);
+  await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
+  const recordings = await ingest.items('replay_recording', since);
+  expect(recordings.length).toBeGreaterThan(0);
+  const text = recordings
+    .map((item) => {
+      const raw = Buffer.from(item.binary ?? '', 'base64');
+      const body = raw.subarray(raw.indexOf(0x0a) + 1);
+      try {
+        return inflateSync(body).toString('utf8');
+      } catch {
+        return body.toString('utf8');
+      }
+    })
+    .join('\n');
+  expect(text).toContain('***');
+  expect(text).not.toContain('Each button raises an error on purpose');
+});
+
+test('a production build serves no source maps', async ({ page, request }) => {
+  await page.goto('/');
+  const scripts = await page.evaluate(() => [...document.scripts].map((s) => s.src).filter(Boolean));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const script of scripts) {
+    const body = await (await request.get(script)).text();
+    expect(body).not.toContain('sourceMappingURL=');
+    expect((await request.get(`${script}.map`)).status()).toBe(404);
+  }
+});

@@ -1,0 +1,115 @@
+// Typed client of the local Sentry ingest (tests/support/sentry-ingest.mjs): wait for what the app reports.
+import type { ErrorEvent, Event } from '@sentry/core';
+import { ingestOrigin } from './e2e-env.mjs';
+
+export interface IngestItem<P = Record<string, unknown>> {
+  seq: number;
+  type: string;
+  projectId: string;
+  header: Record<string, unknown>;
+  envelopeHeader: Record<string, unknown>;
+  from: { userAgent: string; origin: string | null };
+  /** Parsed JSON payload; absent for binary items (then `binary` holds base64). */
+  payload: P;
+  binary?: string;
+}
+
+export interface IngestRequest {
+  seq: number;
+  method: string;
+  path: string;
+  mode: string;
+  receivedAt: number;
+}
+
+export type IngestMode = 'accept' | 'refuse' | 'stall' | 'error500' | 'rateLimit';
+type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
+
+const pollMs = 100;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** An error event's first exception value, for messages and predicates. */
+export const firstException = (event: Event) => event.exception?.values?.[0]?.value ?? '';
+/** An error event's last exception value: the error thrown, after its causes. */
+export const thrownException = (event: Event) => event.exception?.values?.at(-1)?.value ?? '';
+
+export class IngestClient {
+  constructor(private readonly origin: string = ingestOrigin) {}
+
+  private async call<T>(path: string, init?: RequestInit): Promise<T> {
+    const response = await fetch(`${this.origin}/__ingest/${path}`, init);
+    if (!response.ok) throw new Error(`ingest ${path} answered ${response.status}`);
+    return (await response.json()) as T;
+  }
+
+  /** The current sequence number: pass it as `since` to ignore what arrived before. */
+  async mark(): Promise<number> {
+    return (await this.call<{ seq: number }>('health')).seq;
+  }
+
+  async items<P = Record<string, unknown>>(type?: string, since = 0): Promise<IngestItem<P>[]> {
+    const query = new URLSearchParams({ since: String(since), ...(type ? { type } : {}) });
+    return (await this.call<{ items: IngestItem<P>[] }>(`items?${query}`)).items;
+  }
+
+  async requests(since = 0): Promise<IngestRequest[]> {
+    return (await this.call<{ requests: IngestRequest[] }>(`requests?since=${since}`)).requests;
+  }
+
+  async setMode(mode: IngestMode, retryAfterSeconds?: number): Promise<void> {
+    await this.call('mode', { method: 'POST', body: JSON.stringify({ mode, retryAfterSeconds }) });
+  }
+
+  /** Waits for an item of a type that matches; fails after `timeoutMs` naming what did arrive. */
+  async waitForItem<P = Record<string, unknown>>(
+    type: string,
+    predicate: Predicate<P> = () => true,
+    { since = 0, timeoutMs = 15_000 }: { since?: number; timeoutMs?: number } = {},
+  ): Promise<IngestItem<P>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const arrived = await this.items<P>(type, since);
+      const match = arrived.find((item) => predicate(item.payload, item));
+      if (match) return match;
+      if (Date.now() > deadline) {
+        const seen = arrived.map((item) => describe(item)).slice(-15);
+        throw new Error(`No matching ${type} arrived within ${timeoutMs} ms. Arrived: ${seen.join('; ') || 'none'}`);
+      }
+      await sleep(pollMs);
+    }
+  }
+
+  async waitForError(predicate?: Predicate<ErrorEvent>, options?: { since?: number; timeoutMs?: number }) {
+    return (await this.waitForItem<ErrorEvent>('event', predicate, options)).payload;
+  }
+
+  async waitForTransaction(predicate?: Predicate<Event>, options?: { since?: number; timeoutMs?: number }) {
+    return (await this.waitForItem<Event>('transaction', predicate, options)).payload;
+  }
+
+  async waitForReplay(predicate?: Predicate<Event>, options?: { since?: number; timeoutMs?: number }) {
+    return (await this.waitForItem<Event>('replay_event', predicate, options)).payload;
+  }
+
+  /** Resolves when nothing matching arrives within `withinMs`; rejects with the item that did. */
+  async expectNone<P = Record<string, unknown>>(
+    type: string,
+    predicate: Predicate<P>,
+    { since = 0, withinMs = 3000 }: { since?: number; withinMs?: number } = {},
+  ): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() <= deadline) {
+      const match = (await this.items<P>(type, since)).find((item) => predicate(item.payload, item));
+      if (match)
+        throw new Error(`Expected no such ${type}, but one arrived: ${JSON.stringify(match.payload).slice(0, 2000)}`);
+      await sleep(pollMs);
+    }
+  }
+}
+
+function describe(item: IngestItem<unknown>): string {
+  const payload = (item.payload ?? {}) as Event;
+  if (item.type === 'event') return `event "${thrownException(payload)}"`;
+  if (item.type === 'transaction') return `transaction "${payload.transaction ?? ''}"`;
+  return item.type;
+}

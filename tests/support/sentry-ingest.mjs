@@ -1,0 +1,188 @@
+// A local ingest that speaks the Sentry envelope protocol, for the end-to-end tests and benchmarks.
+// It records every envelope item and can refuse, stall, fail or rate-limit on command. Loopback only.
+// Control API on the same port under /__ingest/ (see tests/support/ingest.ts for the typed client).
+import http from 'node:http';
+import zlib from 'node:zlib';
+
+const port = Number(process.env.INGEST_PORT ?? 3101);
+const maxRecords = 50_000; // bounded memory: the oldest records go first
+
+let seq = 0;
+/** @type {Array<Record<string, unknown>>} */
+let items = [];
+/** @type {Array<Record<string, unknown>>} */
+let requests = [];
+let mode = { mode: 'accept', retryAfterSeconds: 60 };
+/** @type {Set<import('node:http').ServerResponse>} */
+const stalled = new Set();
+
+const cors = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, GET, OPTIONS',
+  'Access-Control-Allow-Headers': '*',
+  'Access-Control-Expose-Headers': 'X-Sentry-Rate-Limits, Retry-After',
+};
+
+function keep(list, record) {
+  list.push(record);
+  if (list.length > maxRecords) list.splice(0, list.length - maxRecords);
+}
+
+function decode(body, encoding) {
+  if (encoding === 'gzip') return zlib.gunzipSync(body);
+  if (encoding === 'deflate') return zlib.inflateSync(body);
+  if (encoding === 'br') return zlib.brotliDecompressSync(body);
+  return body;
+}
+
+/** Splits an envelope: a header line, then items of a header line and a payload (`length` bytes, or one line). */
+function parseEnvelope(buffer) {
+  let offset = 0;
+  const readLine = () => {
+    const end = buffer.indexOf(0x0a, offset);
+    const line = buffer.subarray(offset, end === -1 ? buffer.length : end);
+    offset = end === -1 ? buffer.length : end + 1;
+    return line;
+  };
+  const header = JSON.parse(readLine().toString('utf8'));
+  const parsed = [];
+  while (offset < buffer.length) {
+    const headerLine = readLine().toString('utf8').trim();
+    if (!headerLine) continue;
+    const itemHeader = JSON.parse(headerLine);
+    let payload;
+    if (typeof itemHeader.length === 'number') {
+      payload = buffer.subarray(offset, offset + itemHeader.length);
+      offset += itemHeader.length;
+      if (buffer[offset] === 0x0a) offset += 1;
+    } else {
+      payload = readLine();
+    }
+    let json;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    parsed.push(
+      json === undefined
+        ? { type: itemHeader.type, header: itemHeader, binary: payload.toString('base64') }
+        : { type: itemHeader.type, header: itemHeader, payload: json },
+    );
+  }
+  return { header, items: parsed };
+}
+
+function sendJson(res, status, body, headers = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...cors, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const envelopePath = /^\/api\/(\d+)\/envelope\/?$/;
+
+async function handleEnvelope(req, res, projectId) {
+  const request = { seq: ++seq, method: req.method, path: req.url, mode: mode.mode, receivedAt: Date.now() };
+  keep(requests, request);
+  // Refusing: the connection is cut before any answer, so the sender's fetch fails as on a network outage.
+  if (mode.mode === 'refuse') return req.socket.destroy();
+  const body = await readBody(req);
+  if (mode.mode === 'stall') {
+    stalled.add(res);
+    res.on('close', () => stalled.delete(res));
+    return;
+  }
+  if (mode.mode === 'error500') return sendJson(res, 500, { detail: 'ingest failing on purpose' });
+  if (mode.mode === 'rateLimit') {
+    const seconds = String(mode.retryAfterSeconds);
+    return sendJson(
+      res,
+      429,
+      { detail: 'rate limited on purpose' },
+      {
+        'Retry-After': seconds,
+        'X-Sentry-Rate-Limits': `${seconds}::organization`,
+      },
+    );
+  }
+  let envelope;
+  try {
+    envelope = parseEnvelope(decode(body, req.headers['content-encoding']));
+  } catch (error) {
+    return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
+  }
+  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
+  for (const item of envelope.items) {
+    keep(items, { seq: ++seq, projectId, envelopeHeader: envelope.header, from, receivedAt: Date.now(), ...item });
+  }
+  sendJson(res, 200, {});
+}
+
+async function handleControl(req, res, url) {
+  const since = Number(url.searchParams.get('since') ?? 0);
+  switch (`${req.method} ${url.pathname}`) {
+    case 'GET /__ingest/health':
+      return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq });
+    case 'GET /__ingest/items': {
+      const type = url.searchParams.get('type');
+      return sendJson(res, 200, { seq, items: items.filter((i) => i.seq > since && (!type || i.type === type)) });
+    }
+    case 'GET /__ingest/requests':
+      return sendJson(res, 200, { seq, requests: requests.filter((r) => r.seq > since) });
+    case 'POST /__ingest/mode': {
+      const next = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+      if (!['accept', 'refuse', 'stall', 'error500', 'rateLimit'].includes(next.mode)) {
+        return sendJson(res, 400, { detail: `unknown mode ${next.mode}` });
+      }
+      mode = { mode: next.mode, retryAfterSeconds: Number(next.retryAfterSeconds ?? 60) };
+      if (mode.mode !== 'stall') for (const r of stalled) r.destroy();
+      return sendJson(res, 200, { mode: mode.mode, seq });
+    }
+    case 'POST /__ingest/reset':
+      items = [];
+      requests = [];
+      mode = { mode: 'accept', retryAfterSeconds: 60 };
+      for (const r of stalled) r.destroy();
+      return sendJson(res, 200, { seq });
+    default:
+      return sendJson(res, 404, { detail: 'unknown control path' });
+  }
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://ingest');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, cors);
+    return res.end();
+  }
+  const envelope = envelopePath.exec(url.pathname);
+  const work =
+    envelope && req.method === 'POST'
+      ? handleEnvelope(req, res, envelope[1])
+      : url.pathname.startsWith('/__ingest/')
+        ? handleControl(req, res, url)
+        : Promise.resolve(sendJson(res, 404, { detail: 'not an ingest path' }));
+  work.catch((error) => {
+    if (!res.headersSent) sendJson(res, 500, { detail: String(error) });
+  });
+});
+
+server.keepAliveTimeout = 5000;
+server.listen(port, '127.0.0.1', () => {
+  console.log(`sentry ingest listening on ${server.address().port}`);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const r of stalled) r.destroy();
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
