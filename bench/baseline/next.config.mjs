@@ -1,0 +1,8 @@
+// The bare baseline: the same Next.js, the same kinds of routes as the app, and no observability.
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  generateBuildId: () => 'baseline',
+};
+
+export default nextConfig;

@@ -1,0 +1,193 @@
+// `npm run bench`: the app against a bare Next.js baseline, alternating A B A B so that machine noise cancels.
+// Prints a table of ratios (app / baseline) with the raw figures. Loopback only; every load is bounded in time.
+//
+//   npm run bench                       # build both, 2 rounds of 10 s per route
+//   npm run bench -- --rounds 3 --seconds 15 --connections 20
+//   npm run bench -- --skip-build       # reuse the last builds
+//   npm run bench -- --json bench/results/latest.json   # also write the figures
+//   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const rounds = Number(option('rounds', 2));
+const seconds = Number(option('seconds', 10));
+const connections = Number(option('connections', 20));
+const skipBuild = args.includes('--skip-build');
+const jsonOut = option('json', undefined);
+const previous = option('baseline', undefined);
+
+const ingestPort = 3299;
+const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
+const nextBin = 'node_modules/next/dist/bin/next';
+
+const targets = {
+  baseline: { dir: 'bench/baseline', port: 3201, env: {} },
+  app: {
+    dir: '.',
+    port: 3202,
+    // Reporting and tracing fully on, sending to a local ingest that accepts everything.
+    env: { SENTRY_DSN: ingestDsn, NEXT_PUBLIC_SENTRY_DSN: ingestDsn },
+  },
+};
+const routes = [
+  { name: 'static page', path: '/examples/new' },
+  { name: 'getServerSideProps page', path: '/examples/42' },
+  { name: 'API route', path: '/api/health' },
+];
+const pages = ['/', '/examples/new', '/examples/42'];
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function build(name) {
+  const { dir, env } = targets[name];
+  const started = performance.now();
+  const result = spawnSync('node', [nextBin, 'build', dir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', BUILD_ID: `bench-${name}`, ...env },
+  });
+  if (result.status !== 0) throw new Error(`next build ${dir} failed`);
+  return (performance.now() - started) / 1000;
+}
+
+async function start(name) {
+  const { dir, port, env } = targets[name];
+  const server = spawn('node', [nextBin, 'start', dir, '-H', 'localhost', '-p', String(port)], {
+    stdio: 'ignore',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  });
+  const origin = `http://localhost:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`${origin}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { server, origin };
+    await sleep(100);
+  }
+  server.kill('SIGKILL');
+  throw new Error(`${name} did not start on ${origin}`);
+}
+
+function rssMb(pid) {
+  const out = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)])
+    .stdout.toString()
+    .trim();
+  return out ? Number(out) / 1024 : 0;
+}
+
+async function load(origin, path, pid) {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
+  // Warm-up, not measured: lazy route modules and JIT.
+  await autocannon({ url: `${origin}${path}`, connections, duration: 2 });
+  const result = await autocannon({ url: `${origin}${path}`, connections, duration: seconds });
+  clearInterval(sampler);
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, peakRssMb: peak };
+}
+
+async function firstLoadJs(origin, path) {
+  const html = await (await fetch(`${origin}${path}`)).text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)\bsrc="([^"]+)"([^>]*)>/g)]
+    .filter(([, before, , after]) => !/\bnoModule\b/i.test(before + after))
+    .map(([, , src]) => src);
+  let bytes = 0;
+  for (const src of scripts)
+    bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer())).length;
+  return bytes / 1024;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// The local ingest, accepting everything, so that the app's sending is measured rather than skipped.
+const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
+  stdio: 'ignore',
+  env: { ...process.env, INGEST_PORT: String(ingestPort) },
+});
+process.on('exit', () => ingest.kill());
+
+const figures = { baseline: {}, app: {} };
+const record = (target, key, value) => (figures[target][key] ??= []).push(value);
+
+try {
+  if (!skipBuild) {
+    for (const name of ['baseline', 'app']) {
+      console.log(`building ${name} …`);
+      record(name, 'build s', build(name));
+    }
+  }
+  for (let round = 1; round <= rounds; round++) {
+    for (const name of ['baseline', 'app']) {
+      console.log(`round ${round}/${rounds}: ${name}`);
+      const { server, origin } = await start(name);
+      try {
+        record(name, 'idle RSS MB', rssMb(server.pid));
+        for (const page of pages) record(name, `first-load JS ${page} (KB gzip)`, await firstLoadJs(origin, page));
+        for (const route of routes) {
+          const result = await load(origin, route.path, server.pid);
+          record(name, `${route.name} req/s`, result.rps);
+          record(name, `${route.name} p50 ms`, result.p50);
+          record(name, `${route.name} p99 ms`, result.p99);
+          record(name, `${route.name} errors`, result.errors);
+          record(name, 'peak RSS under load MB', result.peakRssMb);
+        }
+      } finally {
+        server.kill('SIGTERM');
+        await sleep(500);
+      }
+    }
+  }
+} finally {
+  ingest.kill();
+}
+
+const summary = (target) =>
+  Object.fromEntries(
+    Object.entries(figures[target]).map(([key, values]) => [
+      key,
+      key.startsWith('peak') ? Math.max(...values) : median(values),
+    ]),
+  );
+const baseline = summary('baseline');
+const app = summary('app');
+const earlier = previous ? JSON.parse(readFileSync(previous, 'utf8')).app : undefined;
+
+const fmt = (n) => (n === undefined ? '' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const rows = Object.keys(app).map((key) => {
+  const ratio = baseline[key] ? app[key] / baseline[key] : undefined;
+  return {
+    figure: key,
+    baseline: fmt(baseline[key]),
+    app: fmt(app[key]),
+    'app / baseline': ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
+    ...(earlier ? { 'app / earlier app': earlier[key] ? `${(app[key] / earlier[key]).toFixed(2)}×` : '' } : {}),
+  };
+});
+console.log(
+  `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+);
+console.log(
+  `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B A B); medians, peak RSS is the maximum.`,
+);
+console.table(rows);
+if (jsonOut) {
+  mkdirSync(dirname(jsonOut), { recursive: true });
+  writeFileSync(
+    jsonOut,
+    JSON.stringify({ date: new Date().toISOString(), rounds, seconds, connections, baseline, app }, null, 2),
+  );
+  console.log(`Figures written to ${jsonOut}`);
+}
