@@ -12,6 +12,7 @@ const eslintConfig = [
   {
     ignores: [
       '.next/**',
+      '.next-e2e/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

@@ -26,6 +26,8 @@ function config(phase: string): NextConfig {
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
   return {
+    // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
+    distDir: process.env.NEXT_DIST_DIR || '.next',
     reactStrictMode: true,
     poweredByHeader: false,
     generateBuildId: () => buildId,

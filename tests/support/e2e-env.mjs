@@ -10,8 +10,16 @@ export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
 export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
 export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 
+/** The tests' own build directory: `npm test` leaves the build `npm start` serves alone. */
+const distDir = '.next-e2e';
+
 /** Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. */
-export const e2eBuildEnv = { NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
+export const e2eBuildEnv = { NEXT_DIST_DIR: distDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
 
 /** Environment of the `next start` that the end-to-end tests run against. */
-export const e2eServerEnv = { ENABLE_DIAGNOSTICS: '1', PORT: String(appPort), SENTRY_DSN: ingestDsn };
+export const e2eServerEnv = {
+  NEXT_DIST_DIR: distDir,
+  ENABLE_DIAGNOSTICS: '1',
+  PORT: String(appPort),
+  SENTRY_DSN: ingestDsn,
+};
