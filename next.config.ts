@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
+import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
 
 /** Every instance built from one commit must serve the same data paths: BUILD_ID, else the git commit. */
@@ -32,6 +33,17 @@ function config(phase: string): NextConfig {
     poweredByHeader: false,
     generateBuildId: () => buildId,
     env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId },
+    async headers() {
+      const security = securityInputs(process.env);
+      return [
+        { source: '/:path*', headers: securityHeaders(security) },
+        {
+          source: '/:path*',
+          has: [{ type: 'header' as const, key: 'x-forwarded-proto', value: 'https' }],
+          headers: hstsHeader(security),
+        },
+      ].filter((rule) => rule.headers.length > 0);
+    },
     images: {
       deviceSizes: [...images.deviceSizes],
       imageSizes: [...images.imageSizes],

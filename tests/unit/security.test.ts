@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, hstsHeader, securityInputs } from '../../src/config/security';
+
+describe('security headers', () => {
+  it('lets the page connect only to itself, the DSN origin and Spotlight', () => {
+    const csp = contentSecurityPolicy(
+      securityInputs({
+        NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42',
+        NEXT_PUBLIC_SENTRY_SPOTLIGHT: 'http://localhost:8969/stream',
+      }),
+    );
+    expect(csp).toContain("connect-src 'self' https://o1.ingest.example http://localhost:8969;");
+    expect(contentSecurityPolicy(securityInputs({}))).toContain("connect-src 'self';");
+  });
+
+  it('sends HSTS for a year by default, never when HSTS_MAX_AGE=0', () => {
+    expect(hstsHeader(securityInputs({}))).toEqual([
+      { key: 'Strict-Transport-Security', value: 'max-age=31536000; includeSubDomains' },
+    ]);
+    expect(hstsHeader(securityInputs({ HSTS_MAX_AGE: '0' }))).toEqual([]);
+    expect(() => securityInputs({ HSTS_MAX_AGE: 'soon' })).toThrow(/HSTS_MAX_AGE must be a whole number/);
+  });
+});
