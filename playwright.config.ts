@@ -27,6 +27,11 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'app', testIgnore: /ingest-faults/ },
+    // Switches the shared ingest into failure modes, so it runs alone, after everything else.
+    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app'] },
+  ],
   webServer: [
     {
       // The local Sentry-protocol ingest both runtimes of the app report to.

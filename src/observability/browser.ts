@@ -16,7 +16,9 @@ export function startBrowserReporting(): void {
   Sentry.init({
     ...browserOptions(env),
     integrations,
+    // Envelopes that cannot be sent (network failure) wait in IndexedDB, and the next page load sends them.
     transport: Sentry.makeBrowserOfflineTransport(Sentry.makeFetchTransport),
+    transportOptions: { flushAtStartup: true } as Sentry.BrowserOptions['transportOptions'],
   });
   // Replay stays out of the first load: its code arrives after hydration, when the browser is idle.
   const loadReplay = () => void import('./replay').then(({ startReplay }) => startReplay());

@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { thrownException } from '../support/ingest';
+import { expect, test, throwInPage } from './fixtures';
+
+// Issue 5: the app keeps working, and loses no report, while the reporter's ingest fails.
+// These tests switch the shared ingest's mode, so they run alone, after every other test (playwright.config.ts).
+test.describe.configure({ mode: 'serial' });
+
+test.afterEach(async ({ ingest }) => ingest.setMode('accept'));
+
+/** Loads a page and navigates client-side, collecting what a user or the console would see go wrong. */
+async function browse(page: Page) {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (m) => /unhandled|uncaught/i.test(m.text()) && problems.push(`console: ${m.text()}`));
+  await page.goto('/');
+  const loadMs = await page.evaluate(() => {
+    const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    return nav ? nav.loadEventEnd - nav.startTime : NaN;
+  });
+  await page.getByRole('link', { name: /A dynamic segment/ }).click();
+  await expect(page.getByTestId('segment')).toHaveText('42');
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Home');
+  return { problems, loadMs };
+}
+
+for (const mode of ['refuse', 'stall', 'error500', 'rateLimit'] as const) {
+  test(`pages load and navigate with no visible error while the ingest is ${mode}`, async ({ browser, ingest }) => {
+    const healthy = await browse(await (await browser.newContext()).newPage());
+    await ingest.setMode(mode, 60);
+    const faulty = await browse(await (await browser.newContext()).newPage());
+    expect(faulty.problems).toEqual([]);
+    expect(healthy.problems).toEqual([]);
+    // The load event never waits for the reporter: a generous bound, to catch blocking, not to benchmark.
+    expect(faulty.loadMs).toBeLessThan(healthy.loadMs + 1000);
+  });
+}
+
+test('errors raised while the ingest is unreachable arrive once it is back, also after a reload', async ({
+  page,
+  ingest,
+  since,
+  token,
+}) => {
+  await page.goto('/diagnostics');
+  await ingest.setMode('refuse');
+  for (let i = 1; i <= 3; i++) await throwInPage(page, `offline ${i} ${token}`);
+  await page.reload();
+  for (let i = 4; i <= 5; i++) await throwInPage(page, `offline ${i} ${token}`);
+  // Give the SDK time to try and fail, then check that nothing got through.
+  await expect
+    .poll(async () => (await ingest.requests(since)).filter((r) => r.mode === 'refuse').length)
+    .toBeGreaterThan(0);
+  expect((await ingest.items('event', since)).filter((i) => JSON.stringify(i.payload).includes(token))).toHaveLength(0);
+
+  await ingest.setMode('accept');
+  await page.reload();
+  await expect
+    .poll(
+      async () =>
+        new Set(
+          (await ingest.items<import('@sentry/core').ErrorEvent>('event', since))
+            .map((i) => thrownException(i.payload))
+            .filter((m) => m.endsWith(token)),
+        ).size,
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBe(5);
+});
+
+test('while rate-limited, the browser SDK backs off', async ({ page, ingest, token }) => {
+  await page.goto('/diagnostics');
+  await ingest.setMode('rateLimit', 60);
+  const windowStart = await ingest.mark();
+  await throwInPage(page, `limited 1 ${token}`);
+  await expect.poll(async () => (await ingest.requests(windowStart)).length).toBeGreaterThan(0);
+  const afterFirst = await ingest.mark();
+  for (let i = 2; i <= 10; i++) await throwInPage(page, `limited ${i} ${token}`);
+  await page.getByRole('link', { name: /getServerSideProps throws/ }).click();
+  await page.waitForTimeout(3000);
+  // Ten errors and a navigation inside the 60 s window: the SDK holds them back instead of sending each.
+  expect((await ingest.requests(afterFirst)).length).toBeLessThanOrEqual(1);
+});
