@@ -2,6 +2,7 @@
 import * as Sentry from '@sentry/nextjs';
 import { serverReportingEnv } from './env';
 import { serverOptions } from './options';
+import { serverTransport, serverTransportOptions } from './serverTransport';
 
 export function startServerReporting(): void {
   const env = serverReportingEnv(process.env);
@@ -11,5 +12,10 @@ export function startServerReporting(): void {
     );
     return;
   }
-  Sentry.init(serverOptions(env));
+  Sentry.init({
+    ...serverOptions(env),
+    transport: serverTransport,
+    // The init options type only knows the Node transport's options; the offline transport adds createStore.
+    transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
+  });
 }

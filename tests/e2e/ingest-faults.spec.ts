@@ -25,6 +25,25 @@ async function browse(page: Page) {
   return { problems, loadMs };
 }
 
+// First: a 429 later in this file rate-limits the server's SDK for its Retry-After window, and it sends nothing then.
+test('a server error raised while the ingest is unreachable is retried and arrives once it is back', async ({
+  request,
+  ingest,
+  since,
+}) => {
+  await ingest.setMode('refuse');
+  const response = await request.get('/api/diagnostics/server-error');
+  expect(response.status()).toBe(500);
+  const requestId = response.headers()['x-request-id'];
+  await expect
+    .poll(async () => (await ingest.requests(since)).filter((r) => r.mode === 'refuse').length)
+    .toBeGreaterThan(0);
+  await ingest.setMode('accept');
+  // The SDK's offline transport retries after 5 s, then backs off.
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 30_000 });
+  expect(event.exception?.values?.at(-1)?.value).toBe('Diagnostics: an exception thrown in an API route');
+});
+
 for (const mode of ['refuse', 'stall', 'error500', 'rateLimit'] as const) {
   test(`pages load and navigate with no visible error while the ingest is ${mode}`, async ({ browser, ingest }) => {
     const healthy = await browse(await (await browser.newContext()).newPage());
