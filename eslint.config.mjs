@@ -13,6 +13,7 @@ const eslintConfig = [
     ignores: [
       '.next/**',
       '.next-e2e/**',
+      '.next-load/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

@@ -6,12 +6,12 @@
 //   npm run bench -- --skip-build       # reuse the last builds
 //   npm run bench -- --json bench/results/latest.json   # also write the figures
 //   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { build as nextBuild, rssMb, sleep, start as nextStart, startIngest } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -25,9 +25,8 @@ const skipBuild = args.includes('--skip-build');
 const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 
-const ingestPort = 3299;
-const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
-const nextBin = 'node_modules/next/dist/bin/next';
+const ingest = startIngest(3299);
+const ingestDsn = ingest.dsn;
 
 const targets = {
   baseline: { dir: 'bench/baseline', port: 3201, env: {} },
@@ -45,44 +44,8 @@ const routes = [
 ];
 const pages = ['/', '/examples/new', '/examples/42'];
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-function build(name) {
-  const { dir, env } = targets[name];
-  const started = performance.now();
-  const result = spawnSync('node', [nextBin, 'build', dir], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', BUILD_ID: `bench-${name}`, ...env },
-  });
-  if (result.status !== 0) throw new Error(`next build ${dir} failed`);
-  return (performance.now() - started) / 1000;
-}
-
-async function start(name) {
-  const { dir, port, env } = targets[name];
-  const server = spawn('node', [nextBin, 'start', dir, '-H', 'localhost', '-p', String(port)], {
-    stdio: 'ignore',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-  });
-  const origin = `http://localhost:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`${origin}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { server, origin };
-    await sleep(100);
-  }
-  server.kill('SIGKILL');
-  throw new Error(`${name} did not start on ${origin}`);
-}
-
-function rssMb(pid) {
-  const out = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)])
-    .stdout.toString()
-    .trim();
-  return out ? Number(out) / 1024 : 0;
-}
+const build = (name) => nextBuild(targets[name].dir, { BUILD_ID: `bench-${name}`, ...targets[name].env });
+const start = (name) => nextStart(targets[name].dir, targets[name].port, targets[name].env);
 
 async function load(origin, path, pid) {
   let peak = 0;
@@ -111,13 +74,6 @@ function median(values) {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-
-// The local ingest, accepting everything, so that the app's sending is measured rather than skipped.
-const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
-  stdio: 'ignore',
-  env: { ...process.env, INGEST_PORT: String(ingestPort) },
-});
-process.on('exit', () => ingest.kill());
 
 const figures = { baseline: {}, app: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
@@ -151,7 +107,7 @@ try {
     }
   }
 } finally {
-  ingest.kill();
+  ingest.stop();
 }
 
 const summary = (target) =>

@@ -1,0 +1,55 @@
+// What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
+import { spawn, spawnSync } from 'node:child_process';
+
+export const nextBin = 'node_modules/next/dist/bin/next';
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped. */
+export function startIngest(port) {
+  const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
+    stdio: 'ignore',
+    env: { ...process.env, INGEST_PORT: String(port) },
+  });
+  process.on('exit', () => ingest.kill());
+  return { dsn: `http://public@127.0.0.1:${port}/1`, stop: () => ingest.kill() };
+}
+
+/** `next build` of a directory; returns the seconds it took. */
+export function build(dir, env) {
+  const started = performance.now();
+  const result = spawnSync('node', [nextBin, 'build', dir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  });
+  if (result.status !== 0) throw new Error(`next build ${dir} failed`);
+  return (performance.now() - started) / 1000;
+}
+
+/** `next start` on localhost; resolves once /api/health answers. */
+export async function start(dir, port, env) {
+  const server = spawn('node', [nextBin, 'start', dir, '-H', 'localhost', '-p', String(port)], {
+    stdio: 'ignore',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  });
+  const origin = `http://localhost:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { server, origin };
+    await sleep(100);
+  }
+  server.kill('SIGKILL');
+  throw new Error(`${dir} did not start on ${origin}`);
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid) {
+  const out = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)])
+    .stdout.toString()
+    .trim();
+  return out ? Number(out) / 1024 : 0;
+}

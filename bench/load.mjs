@@ -1,0 +1,62 @@
+// `npm run bench:load`: a bounded load test of the production build with reporting on (loopback only).
+// 60 s at 50 connections across a static page, a getServerSideProps page and an API route; then 15 s idle.
+// Fails (exit 1) on any error or non-2xx answer, or when memory does not settle after the load.
+//
+//   npm run bench:load                       # build, then load
+//   npm run bench:load -- --skip-build --seconds 20 --connections 50
+import autocannon from 'autocannon';
+import { build, rssMb, sleep, start, startIngest } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const seconds = option('seconds', 60);
+const connections = option('connections', 50);
+
+const ingest = startIngest(3298);
+const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-load' };
+if (!args.includes('--skip-build')) {
+  console.log('building …');
+  build('.', { ...env, BUILD_ID: 'load-test' });
+}
+const { server, origin } = await start('.', 3205, env);
+
+const memory = [];
+const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);
+try {
+  await autocannon({ url: `${origin}/api/health`, connections: 10, duration: 3 }); // warm-up
+  const before = rssMb(server.pid);
+  console.log(`loading ${origin} for ${seconds} s at ${connections} connections …`);
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    requests: [{ path: '/examples/new' }, { path: '/examples/42' }, { path: '/api/health' }],
+  });
+  const peak = Math.max(...memory);
+  await sleep(15_000);
+  const after = rssMb(server.pid);
+  const failures = result.errors + result.timeouts + result.non2xx;
+  console.table({
+    requests: { value: result.requests.total },
+    'req/s (mean)': { value: Math.round(result.requests.average) },
+    'p50 ms': { value: result.latency.p50 },
+    'p99 ms': { value: result.latency.p99 },
+    'max ms': { value: result.latency.max },
+    'errors + timeouts + non-2xx': { value: failures },
+    'RSS before load MB': { value: Math.round(before) },
+    'RSS peak MB': { value: Math.round(peak) },
+    'RSS 15 s after load MB': { value: Math.round(after) },
+  });
+  const settled = after <= peak;
+  if (failures > 0 || !settled) {
+    console.error(failures > 0 ? `${failures} requests failed.` : 'Memory kept growing after the load.');
+    process.exitCode = 1;
+  }
+} finally {
+  clearInterval(sampler);
+  server.kill('SIGTERM');
+  ingest.stop();
+}
