@@ -14,6 +14,7 @@ const eslintConfig = [
       '.next/**',
       '.next-e2e/**',
       '.next-load/**',
+      '.next-bench/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',
