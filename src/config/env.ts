@@ -9,7 +9,8 @@ export class EnvError extends Error {
   override name = 'EnvError';
 }
 
-function flag(name: string, value: string | undefined): boolean {
+/** A 1/0 switch (also true/false); unset or empty is 0. */
+export function flag(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   throw new EnvError(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);

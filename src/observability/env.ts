@@ -1,7 +1,7 @@
 // What each runtime knows about error reporting. The browser's values are inlined by Next at build time,
 // so they are read through literal `process.env.NEXT_PUBLIC_*` expressions; the server reads its own at run time.
 import { reporting } from '../config/spec';
-import { EnvError } from '../config/env';
+import { EnvError, flag } from '../config/env';
 
 export interface ReportingEnv {
   /** Where events go; none means error reporting is off (Spotlight may still receive them). */
@@ -35,12 +35,6 @@ function spotlightValue(value: string | undefined): string | boolean {
   if (!value || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   return value;
-}
-
-function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (value === '1' || value === 'true') return true;
-  throw new EnvError(`${name} must be 1 or 0 (got ${JSON.stringify(value)}).`);
 }
 
 /** The browser's variables as `next build` inlined them (literal expressions, so Next can replace them). */
