@@ -43,7 +43,7 @@ export default defineConfig({
     },
     {
       // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.
-      command: `npx next start -H ${appHost} -p ${appPort}`,
+      command: `node scripts/start.mjs -H ${appHost} -p ${appPort}`,
       url: `${appOrigin}/api/health`,
       env: e2eServerEnv,
       reuseExistingServer: false,

@@ -18,4 +18,7 @@ export function startServerReporting(): void {
     // The init options type only knows the Node transport's options; the offline transport adds createStore.
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
   });
+  // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
+  (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
+    Sentry.flush(timeoutMs);
 }

@@ -22,4 +22,6 @@ export const e2eServerEnv = {
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),
   SENTRY_DSN: ingestDsn,
+  // Playwright stops the server at the end: no load balancer to wait for.
+  SHUTDOWN_DRAIN_SECONDS: '0',
 };

@@ -1,0 +1,68 @@
+// Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
+// do as the app needs. It answers the methods Next 16 cannot parse, and it owns graceful shutdown.
+
+import http from 'node:http';
+
+// Next 16 builds a WHATWG Request for every request, which rejects TRACE: it would answer 500.
+// (TRACK and other unknown methods never get this far: Node's parser answers them 400.)
+const methodsNextCannotHandle = new Set(['TRACE']);
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function emitUnlessUnhandledMethod(event, req, res) {
+  if (event === 'request' && methodsNextCannotHandle.has(req.method)) {
+    res.writeHead(405, {
+      Allow: 'GET, HEAD, OPTIONS',
+      'Content-Type': 'text/plain; charset=utf-8',
+      Connection: 'close',
+    });
+    res.end('Method Not Allowed');
+    return true;
+  }
+  return emit.apply(this, arguments);
+};
+
+// The servers Next opens, so that shutdown can stop them accepting connections.
+const servers = new Set();
+const listen = http.Server.prototype.listen;
+http.Server.prototype.listen = function listenAndRemember(...args) {
+  servers.add(this);
+  return listen.apply(this, args);
+};
+
+const seconds = (name, fallback) => {
+  const value = process.env[name]?.trim();
+  const parsed = value ? Number(value) : fallback;
+  if (!Number.isFinite(parsed) || parsed < 0) {
+    console.error(`Configuration error: ${name} must be a number of seconds (got ${JSON.stringify(value)}).`);
+    process.exit(1);
+  }
+  return parsed * 1000;
+};
+const drainMs = seconds('SHUTDOWN_DRAIN_SECONDS', 5);
+const timeoutMs = seconds('SHUTDOWN_TIMEOUT_SECONDS', 10);
+
+// Next would close the server and exit 143 at once; the app drains instead (below).
+process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
+
+let shuttingDown = false;
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  // From now on /api/ready answers 503, so that a load balancer stops sending new requests.
+  globalThis[Symbol.for('app.draining')] = true;
+  console.info(`${signal}: draining for ${drainMs / 1000} s, then closing.`);
+  await new Promise((done) => setTimeout(done, drainMs));
+  const closed = [...servers].map(
+    (server) =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeIdleConnections?.();
+      }),
+  );
+  // In-flight requests finish; a request still running after the time-out is cut.
+  await Promise.race([Promise.all(closed), new Promise((done) => setTimeout(done, timeoutMs))]);
+  const flushReports = globalThis[Symbol.for('app.flushReports')];
+  if (typeof flushReports === 'function') await flushReports(2000).catch(() => undefined);
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

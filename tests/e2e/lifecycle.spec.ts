@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mjs';
+import { thrownException } from '../support/ingest';
+import { expect, test } from './fixtures';
+
+// Issues 5 and 6: methods Next cannot handle, readiness, and graceful shutdown of the real `npm start` server.
+
+/** Sends raw bytes and returns the status line: fetch refuses to send TRACE. */
+function rawStatusLine(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, appHost, () => socket.end(request));
+    let answer = '';
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
+test('TRACE gets 405 and TRACK 400, never a 500', async () => {
+  const send = (method: string, path: string) =>
+    rawStatusLine(appPort, `${method} ${path} HTTP/1.1\r\nHost: ${appHost}\r\nConnection: close\r\n\r\n`);
+  for (const path of ['/', '/api/health', '/examples/42']) {
+    expect(await send('TRACE', path), `TRACE ${path}`).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(await send('TRACK', path), `TRACK ${path}`).toBe('HTTP/1.1 400 Bad Request');
+  }
+});
+
+test('/api/ready answers 200 while the instance serves', async ({ request }) => {
+  const response = await request.get('/api/ready');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ready' });
+});
+
+test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are sent, exit code 0', async ({
+  ingest,
+  since,
+}) => {
+  const port = 3104;
+  const origin = `http://${appHost}:${port}`;
+  const server = spawn('node', ['scripts/start.mjs', '-H', appHost, '-p', String(port)], {
+    env: { ...process.env, ...e2eServerEnv, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '1' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  try {
+    await expect
+      .poll(async () => (await fetch(`${origin}/api/ready`).catch(() => null))?.status, { timeout: 20_000 })
+      .toBe(200);
+
+    // A report raised just before the signal, and a request still running when it comes.
+    const failing = await fetch(`${origin}/api/diagnostics/server-error`);
+    const requestId = failing.headers.get('x-request-id');
+    const slow = fetch(`${origin}/api/diagnostics/slow?ms=2500`);
+    await new Promise((done) => setTimeout(done, 200));
+    const signalled = Date.now();
+    server.kill('SIGTERM');
+
+    await expect
+      .poll(async () => (await fetch(`${origin}/api/ready`).catch(() => null))?.status, { timeout: 900 })
+      .toBe(503);
+    const slowResponse = await slow;
+    expect(slowResponse.status).toBe(200);
+    expect(await slowResponse.json()).toEqual({ waitedMs: 2500 });
+
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(8000);
+    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 5000 });
+    expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
+    // Closed: new connections are refused.
+    await expect(fetch(`${origin}/api/health`)).rejects.toThrow();
+  } finally {
+    server.kill('SIGKILL');
+  }
+});
