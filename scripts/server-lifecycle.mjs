@@ -1,21 +1,26 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
-// do as the app needs. It answers the methods Next 16 cannot parse, and it owns graceful shutdown.
+// do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers), and owns graceful shutdown.
 
 import http from 'node:http';
 
 // Next 16 builds a WHATWG Request for every request, which rejects TRACE: it would answer 500.
 // (TRACK and other unknown methods never get this far: Node's parser answers them 400.)
 const methodsNextCannotHandle = new Set(['TRACE']);
+
+function refuse(res, status, text, headers = {}) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...headers });
+  res.end(text);
+  return true;
+}
+
 const emit = http.Server.prototype.emit;
-http.Server.prototype.emit = function emitUnlessUnhandledMethod(event, req, res) {
-  if (event === 'request' && methodsNextCannotHandle.has(req.method)) {
-    res.writeHead(405, {
-      Allow: 'GET, HEAD, OPTIONS',
-      'Content-Type': 'text/plain; charset=utf-8',
-      Connection: 'close',
-    });
-    res.end('Method Not Allowed');
-    return true;
+http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
+  if (event === 'request') {
+    if (methodsNextCannotHandle.has(req.method)) {
+      return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD, OPTIONS' });
+    }
+    // RFC 9112 §3.2: a request with more than one Host header gets 400 (Node's parser lets it through).
+    if ((req.headersDistinct.host?.length ?? 0) > 1) return refuse(res, 400, 'Bad Request');
   }
   return emit.apply(this, arguments);
 };
