@@ -29,6 +29,7 @@ function config(phase: string): NextConfig {
   return {
     // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
     distDir: process.env.NEXT_DIST_DIR || '.next',
+    output: 'standalone',
     reactStrictMode: true,
     poweredByHeader: false,
     generateBuildId: () => buildId,

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { appHost, appOrigin, appPort, e2eServerEnv, ingestOrigin, ingestPort } from './tests/support/e2e-env.mjs';
+import { appOrigin, e2eServerEnv, ingestOrigin, ingestPort } from './tests/support/e2e-env.mjs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -43,7 +43,7 @@ export default defineConfig({
     },
     {
       // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.
-      command: `node scripts/start.mjs -H ${appHost} -p ${appPort}`,
+      command: 'node scripts/start.mjs',
       url: `${appOrigin}/api/health`,
       env: e2eServerEnv,
       reuseExistingServer: false,

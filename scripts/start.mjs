@@ -1,18 +1,19 @@
-// `npm start`: serve the production build, building it first when there is none (a fresh clone has none).
-// Arguments go to `next start` (for example `-p 4000`).
+// `npm start`: serve the production build (the standalone server), building it first when there is none.
+// PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const next = 'node_modules/next/dist/bin/next';
+const standalone = `${process.env.NEXT_DIST_DIR || '.next'}/standalone`;
 
-if (!existsSync(`${process.env.NEXT_DIST_DIR || '.next'}/BUILD_ID`)) {
-  console.log('No production build yet: building it first (next build).');
-  const { status } = spawnSync('node', [next, 'build'], { stdio: 'inherit' });
+if (!existsSync(`${standalone}/server.js`)) {
+  console.log('No production build yet: building it first (npm run build).');
+  const { status } = spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 
-// The preload answers methods Next cannot handle and drains on SIGTERM (scripts/server-lifecycle.mjs).
-const server = spawn('node', ['--import', './scripts/server-lifecycle.mjs', next, 'start', ...process.argv.slice(2)], {
+// The preload refuses requests Next mishandles and drains on SIGTERM (scripts/server-lifecycle.mjs).
+const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+  cwd: standalone,
   stdio: 'inherit',
 });
 // The server decides when to exit: pass the signal on and wait for it.

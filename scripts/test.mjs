@@ -15,7 +15,7 @@ const steps = [
     name: 'unit',
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
-  { name: 'build', cmd: ['next', 'build'], env: e2eBuildEnv },
+  { name: 'build', cmd: ['node', 'scripts/build.mjs'], env: e2eBuildEnv },
   { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 
@@ -43,7 +43,8 @@ let failedStep;
 for (const step of steps) {
   const t0 = Date.now();
   console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
-  const { status } = spawnSync('npx', ['--no-install', ...step.cmd], {
+  const [program, ...args] = step.cmd[0] === 'node' ? step.cmd : ['npx', '--no-install', ...step.cmd];
+  const { status } = spawnSync(program, args, {
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...step.env },
   });

@@ -29,7 +29,7 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
 }) => {
   const port = 3104;
   const origin = `http://${appHost}:${port}`;
-  const server = spawn('node', ['scripts/start.mjs', '-H', appHost, '-p', String(port)], {
+  const server = spawn('node', ['scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '1' },
     stdio: 'ignore',
   });

@@ -43,7 +43,7 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
 
 test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest, since }) => {
   const port = 3102;
-  const server = spawn('npx', ['next', 'start', '-H', appHost, '-p', String(port)], {
+  const server = spawn('node', ['scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
     stdio: 'ignore',
     detached: true,

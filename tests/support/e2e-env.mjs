@@ -21,6 +21,7 @@ export const e2eServerEnv = {
   NEXT_DIST_DIR: distDir,
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),
+  HOSTNAME: appHost,
   SENTRY_DSN: ingestDsn,
   // Playwright stops the server at the end: no load balancer to wait for.
   SHUTDOWN_DRAIN_SECONDS: '0',

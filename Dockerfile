@@ -1,0 +1,30 @@
+# The production image: the standalone server (scripts/build.mjs) on Node 20, as a non-root user.
+# docker build --build-arg BUILD_ID=$(git rev-parse HEAD) --build-arg NEXT_PUBLIC_SENTRY_DSN=… -t web-foundation .
+# docker run -p 3000:3000 -e SENTRY_DSN=… web-foundation
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# Build-time values: the build's name (there is no .git in the image) and what the browser bundle inlines.
+ARG BUILD_ID
+ARG NEXT_PUBLIC_SENTRY_DSN=
+ARG NEXT_PUBLIC_SENTRY_ENVIRONMENT=production
+ARG SENTRY_RELEASE=
+ENV BUILD_ID=$BUILD_ID NEXT_PUBLIC_SENTRY_DSN=$NEXT_PUBLIC_SENTRY_DSN \
+    NEXT_PUBLIC_SENTRY_ENVIRONMENT=$NEXT_PUBLIC_SENTRY_ENVIRONMENT SENTRY_RELEASE=$SENTRY_RELEASE \
+    NEXT_TELEMETRY_DISABLED=1
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
+COPY --from=build --chown=node:node /app/.next/standalone ./
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# The preload drains on SIGTERM and exits 0 (scripts/server-lifecycle.mjs); give it SHUTDOWN_DRAIN_SECONDS + timeout.
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "./server-lifecycle.mjs", "server.js"]

@@ -1,0 +1,17 @@
+// `npm run build`: Next's production build, then a standalone directory that runs on its own:
+// <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
+import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
+
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+const { status } = spawnSync('node', ['node_modules/next/dist/bin/next', 'build', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
+if (status !== 0) process.exit(status ?? 1);
+
+// Next leaves these out of the standalone output on purpose (a CDN may serve them); this app serves them itself.
+const standalone = `${distDir}/standalone`;
+cpSync('public', `${standalone}/public`, { recursive: true });
+cpSync(`${distDir}/static`, `${standalone}/${distDir}/static`, { recursive: true });
+cpSync('scripts/server-lifecycle.mjs', `${standalone}/server-lifecycle.mjs`);
+console.log(`Standalone server ready in ${standalone}: node --import ./server-lifecycle.mjs server.js`);

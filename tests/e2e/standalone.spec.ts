@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { expect, test } from './fixtures';
+
+// Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).
+
+test('the standalone directory serves pages, assets, images, API routes and the proxy from another place', async ({
+  request,
+}) => {
+  const place = mkdtempSync(join(tmpdir(), 'standalone-'));
+  cpSync(`${e2eServerEnv.NEXT_DIST_DIR}/standalone`, place, { recursive: true });
+  const port = 3105;
+  const origin = `http://${appHost}:${port}`;
+  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    cwd: place,
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(port), HOSTNAME: appHost },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  try {
+    await expect
+      .poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status, { timeout: 20_000 })
+      .toBe(200);
+    const expected = (await (await request.get('/api/health')).json()) as { buildId: string };
+    expect(((await (await fetch(`${origin}/api/health`)).json()) as { buildId: string }).buildId).toBe(
+      expected.buildId,
+    );
+
+    const home = await fetch(`${origin}/`);
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    const asset = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+    expect((await fetch(`${origin}${asset}`)).status).toBe(200);
+    expect((await fetch(`${origin}/_next/image?url=%2Fhero.png&w=640&q=75`)).headers.get('content-type')).toMatch(
+      /^image\//,
+    );
+    expect((await fetch(`${origin}/robots.txt`)).status).toBe(200);
+    expect((await fetch(`${origin}/examples/42`)).status).toBe(200);
+    expect((await fetch(`${origin}/%`)).status).toBe(400);
+    expect((await fetch(`${origin}/api/nope`)).headers.get('x-request-id')).toBeTruthy();
+  } finally {
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    rmSync(place, { recursive: true, force: true });
+  }
+});
