@@ -6,6 +6,7 @@ import hero from '../../public/hero.png';
 const examples = [
   { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },
   { href: '/examples/new', label: 'A static route that beats the dynamic segment (/examples/new)' },
+  { href: '/examples/generated', label: 'Page data generated at build time (getStaticProps)' },
   { href: '/examples/docs/guides/routing/intro', label: 'A catch-all route (/examples/docs/[...path])' },
   { href: '/examples/announcer/titled', label: 'Route announcer: a page with a title' },
   { href: '/examples/announcer/heading', label: 'Route announcer: a page with a heading and no title' },

@@ -66,3 +66,20 @@ for (const [failure, handle] of [
     expect(await isSameDocument(page)).toBe(false);
   });
 }
+
+test('after navigating to a getStaticProps page, the router checks for a newer version with HEAD', async ({ page }) => {
+  const dataRequests: import('@playwright/test').Request[] = [];
+  page.on('request', (r) => new URL(r.url()).pathname.endsWith('/examples/generated.json') && dataRequests.push(r));
+  await page.goto('/');
+  const buildId = await page.evaluate(
+    () => (window as unknown as { __NEXT_DATA__: { buildId: string } }).__NEXT_DATA__.buildId,
+  );
+  await page.getByRole('link', { name: /generated at build time/ }).click();
+  await expect(page.getByTestId('generated-at')).toBeVisible();
+  await expect.poll(() => dataRequests.map((r) => r.method())).toContain('HEAD');
+  for (const request of dataRequests) {
+    expect(['GET', 'HEAD']).toContain(request.method());
+    expect(new URL(request.url()).pathname).toBe(`/_next/data/${buildId}/examples/generated.json`);
+  }
+  expect(dataRequests.map((r) => r.method())).toContain('GET');
+});
