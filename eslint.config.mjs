@@ -15,6 +15,7 @@ const eslintConfig = [
       '.next-e2e/**',
       '.next-load/**',
       '.next-bench/**',
+      '.next-volume/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

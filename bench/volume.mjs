@@ -1,0 +1,49 @@
+// `npm run bench:volume`: how much the error reporter receives per server request at 100% tracing.
+// Sends N requests to each route kind one by one, then counts what reached the local ingest, by type.
+//
+//   npm run bench:volume                 # build, then 100 requests per route
+//   npm run bench:volume -- --skip-build --requests 300
+import { build, sleep, start, startIngest } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const i = args.indexOf('--requests');
+const perRoute = i === -1 ? 100 : Number(args[i + 1]);
+const routes = ['/examples/new', '/examples/42', '/api/health'];
+
+const ingest = startIngest(3297);
+const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-volume' };
+if (!args.includes('--skip-build')) build('.', { ...env, BUILD_ID: 'volume' });
+const { server, origin } = await start('.', 3206, env);
+try {
+  const control = 'http://127.0.0.1:3297/__ingest';
+  await sleep(1000); // start-up spans settle
+  const { seq: since } = await (await fetch(`${control}/health`)).json();
+  for (const route of routes) for (let n = 0; n < perRoute; n++) await (await fetch(`${origin}${route}`)).text();
+  await sleep(4000); // the SDK sends each transaction when it ends; give the last ones time
+  const { items } = await (await fetch(`${control}/items?since=${since}`)).json();
+  const requests = perRoute * routes.length;
+  const byType = {};
+  let spans = 0;
+  for (const item of items) {
+    byType[item.type] = (byType[item.type] ?? 0) + 1;
+    if (item.type === 'transaction') spans += 1 + (item.payload.spans?.length ?? 0);
+  }
+  const perRequest = (byType.transaction ?? 0) / requests;
+  console.log(`${requests} requests → ${JSON.stringify(byType)}; ${spans} spans (root spans included)`);
+  console.log(`Per request: ${perRequest.toFixed(2)} transactions, ${(spans / requests).toFixed(2)} spans`);
+  const month = 30 * 24 * 3600;
+  console.table(
+    Object.fromEntries(
+      [10, 100, 1000].map((rps) => [
+        `${rps} req/s`,
+        {
+          'transactions a month (millions)': +((rps * month * perRequest) / 1e6).toFixed(1),
+          'spans a month (millions)': +((rps * month * spans) / requests / 1e6).toFixed(1),
+        },
+      ]),
+    ),
+  );
+} finally {
+  server.kill('SIGTERM');
+  ingest.stop();
+}
