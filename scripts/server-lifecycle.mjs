@@ -1,5 +1,6 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
-// do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers), and owns graceful shutdown.
+// do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and
+// image sources), and owns graceful shutdown.
 
 import http from 'node:http';
 
@@ -21,9 +22,45 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
     }
     // RFC 9112 §3.2: a request with more than one Host header gets 400 (Node's parser lets it through).
     if ((req.headersDistinct.host?.length ?? 0) > 1) return refuse(res, 400, 'Bad Request');
+    const target = requestTarget(req.url ?? '');
+    if (target === 'options *') {
+      return req.method === 'OPTIONS'
+        ? refuse(res, 204, '', { Allow: 'GET, HEAD, OPTIONS' })
+        : refuse(res, 400, 'Bad Request');
+    }
+    if (target === undefined) return refuse(res, 400, 'Bad Request');
+    req.url = target;
+    // The image optimiser answers 500 to a source it cannot decode or that is not a plain local path.
+    if (target.startsWith('/_next/image') && !isPlainLocalImage(target)) return refuse(res, 400, 'Bad Request');
   }
   return emit.apply(this, arguments);
 };
+
+/**
+ * The request target in origin form (`/path?query`). An absolute-form target (`GET http://host/path`) is served as
+ * its path, so Next never redirects to the host it names; `*` is only OPTIONS's; anything else is refused.
+ */
+function requestTarget(url) {
+  if (url.startsWith('/')) return url;
+  if (url === '*') return 'options *';
+  try {
+    const absolute = new URL(url);
+    return /^https?:$/.test(absolute.protocol) ? `${absolute.pathname}${absolute.search}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainLocalImage(target) {
+  const source = new URL(target, 'http://local').searchParams.get('url');
+  if (source === null || !source.startsWith('/')) return true; // an external or missing URL: Next answers 400 itself
+  try {
+    decodeURIComponent(source);
+  } catch {
+    return false;
+  }
+  return !source.startsWith('//') && !source.includes('\\');
+}
 
 // The servers Next opens, so that shutdown can stop them accepting connections.
 const servers = new Set();

@@ -99,6 +99,11 @@ function corpus(buildId: string): Case[] {
   add('HTTP/0.9', 'GET /\r\n\r\n');
   add('HTTP/2 preface on HTTP/1', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', (s) => s === 0 || clientError(s));
   add('absolute-form to another host', http('GET', 'http://evil.example/api/health'));
+  add('absolute-form page to another host', http('GET', 'http://evil.example/examples/new/'));
+  add('absolute-form to the ingest', http('GET', `${ingestOrigin}/__ingest/health`));
+  add('absolute-form file URL', http('GET', 'file:///etc/passwd'), clientError);
+  add('OPTIONS *', http('OPTIONS', '*'));
+  add('GET *', http('GET', '*'), clientError);
 
   for (const method of ['TRACE', 'TRACK', 'PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'FOO'])
     for (const path of ['/', '/api/health', '/examples/42']) add(`${method} ${path}`, http(method, path), clientError);
@@ -177,6 +182,8 @@ function corpus(buildId: string): Case[] {
     'url=%2F_next%2Fimage%3Furl%3D%252Fhero.png%26w%3D640%26q%3D75&w=640&q=75',
     'url=%2Fapi%2Fhealth&w=640&q=75',
     'url=%2Fhero.png&w=640&q=75&w=750',
+    'url=%2F%5Cexample.com%2Fx.png&w=640&q=75',
+    'url=%2F%25zz&w=640&q=75',
   ];
   for (const query of images) {
     add(`image ${query.slice(0, 60)}`, get(image(query), ['Accept: image/webp']), clientError);
@@ -215,6 +222,14 @@ function corpus(buildId: string): Case[] {
   return cases;
 }
 
+/** A Location that leaves the app: anything but a path (not `//host`) or the app's own origin. */
+function offOrigin(headers: string): boolean {
+  const location = /^location:\s*(\S+)/im.exec(headers)?.[1];
+  if (location === undefined) return false;
+  const samePath = location.startsWith('/') && !location.startsWith('//') && !location.startsWith('/\\');
+  return !samePath && !location.startsWith(`http://${appHost}:${appPort}/`);
+}
+
 test('at least 200 hostile requests get deliberate answers and the server stays up', async ({ request }) => {
   test.setTimeout(120_000);
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
@@ -241,6 +256,7 @@ test('at least 200 hostile requests get deliberate answers and the server stays 
           /\bat [\w.<>]+ \(|node_modules|\/work\/|\.next\/server|\.tsx?:\d+/.test(answer.body) &&
             'stack trace or file path in the body',
           /set-cookie: x=1|<script>alert/i.test(answer.headers) && 'forged header echoed',
+          offOrigin(answer.headers) && 'redirect off the origin',
         ].filter(Boolean);
         outcomes.push({ label, status: answer.status, ...(problems.length ? { problem: problems.join('; ') } : {}) });
       }
