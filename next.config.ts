@@ -5,12 +5,15 @@ import { withSentryConfig } from '@sentry/nextjs/config';
 import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
 
-/** Every instance built from one commit must serve the same data paths: BUILD_ID, else the git commit. */
+/**
+ * Every instance built from one commit must serve the same data paths and asset names: BUILD_ID, else the git commit.
+ * It is also Next's deploymentId, whose alphabet (A-Z a-z 0-9 _ -) is the narrower of the two.
+ */
 function resolveBuildId(): string {
   const fromEnv = process.env.BUILD_ID?.trim();
   if (fromEnv) {
-    if (!/^[A-Za-z0-9._-]{1,64}$/.test(fromEnv)) {
-      throw new Error(`BUILD_ID must be 1-64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(fromEnv)}).`);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(fromEnv)) {
+      throw new Error(`BUILD_ID must be 1-64 characters of A-Z a-z 0-9 _ - (got ${JSON.stringify(fromEnv)}).`);
     }
     return fromEnv;
   }
@@ -33,6 +36,8 @@ function config(phase: string): NextConfig {
     reactStrictMode: true,
     poweredByHeader: false,
     generateBuildId: () => buildId,
+    // Skew protection: a data response from another deployment makes the client navigate in full (see README).
+    ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
     env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId },
     async headers() {
       const security = securityInputs(process.env);

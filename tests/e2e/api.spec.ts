@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
@@ -9,12 +10,14 @@ test('/api describes the API', async ({ request }) => {
   expect(await response.json()).toEqual({ name: 'web-foundation', version: expect.any(String) });
 });
 
-test('/api/health reports status, build id and uptime', async ({ request }) => {
+test('/api/health reports status, build id, deployment id and uptime', async ({ request }) => {
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
   const body = (await response.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ status: 'ok', buildId: expect.any(String), uptimeSeconds: expect.any(Number) });
-  expect(body.buildId).not.toBe('unknown');
+  // Issue 6: built without BUILD_ID, the build is named after its git commit, and Next's deploymentId is the same.
+  expect(body.buildId).toBe(execSync('git rev-parse HEAD').toString().trim());
+  expect(body.deploymentId).toBe(body.buildId);
 });
 
 test('an unknown /api path answers a JSON 404', async ({ request }) => {

@@ -1,4 +1,5 @@
-import { PHASE_PRODUCTION_SERVER } from 'next/constants';
+import { execSync } from 'node:child_process';
+import { PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
 
@@ -10,5 +11,43 @@ describe('next.config images (spec §9)', () => {
     expect(images?.imageSizes).toEqual([16, 32, 48, 64, 96, 128, 256, 384]);
     expect(images?.minimumCacheTTL).toBe(60);
     expect(images?.formats).toEqual(['image/webp']);
+  });
+});
+
+describe('next.config build id (issue 6: deterministic builds)', () => {
+  const atBuild = (buildId: string | undefined) => {
+    const saved = process.env.BUILD_ID;
+    if (buildId === undefined) delete process.env.BUILD_ID;
+    else process.env.BUILD_ID = buildId;
+    try {
+      return config(PHASE_PRODUCTION_BUILD);
+    } finally {
+      if (saved === undefined) delete process.env.BUILD_ID;
+      else process.env.BUILD_ID = saved;
+    }
+  };
+
+  it('names the build, its deployment and its release after BUILD_ID', async () => {
+    const built = atBuild('release-2026_11');
+    expect(await built.generateBuildId?.()).toBe('release-2026_11');
+    expect(built.deploymentId).toBe('release-2026_11');
+    expect(built.env?.APP_BUILD_ID).toBe('release-2026_11');
+  });
+
+  it('falls back to the git commit, never a random id', async () => {
+    const head = execSync('git rev-parse HEAD').toString().trim();
+    const built = atBuild(undefined);
+    expect(await built.generateBuildId?.()).toBe(head);
+    expect(built.deploymentId).toBe(head);
+  });
+
+  it('refuses a BUILD_ID Next could not use as a deployment id, with a clear message', () => {
+    for (const bad of ['v1.2.3', 'a/b', 'x'.repeat(65), 'new\nline']) {
+      expect(() => atBuild(bad)).toThrow(/BUILD_ID must be 1-64 characters of A-Z a-z 0-9 _ -/);
+    }
+  });
+
+  it('sets no deployment id outside a build (next dev)', () => {
+    expect(config(PHASE_PRODUCTION_SERVER).deploymentId).toBeUndefined();
   });
 });
