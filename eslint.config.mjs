@@ -13,6 +13,8 @@ const eslintConfig = [
     ignores: [
       '.next/**',
       '.next-e2e/**',
+      '.next-e2e-next/**',
+      '.next-e2e-rebuild/**',
       '.next-load/**',
       '.next-bench/**',
       '.next-volume/**',

@@ -1,7 +1,7 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { e2eBuildEnv } from '../tests/support/e2e-env.mjs';
+import { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv } from '../tests/support/e2e-env.mjs';
 
 const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });
@@ -16,6 +16,9 @@ const steps = [
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
   { name: 'build', cmd: ['node', 'scripts/build.mjs'], env: e2eBuildEnv },
+  // Two more builds for the deployment tests: a rolling deploy's next release, and the same commit built again.
+  { name: 'build (next release)', cmd: ['node', 'scripts/build.mjs'], env: nextReleaseBuildEnv },
+  { name: 'build (again)', cmd: ['node', 'scripts/build.mjs'], env: rebuildEnv },
   { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 

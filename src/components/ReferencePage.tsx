@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { buildId } from '../config/build';
 
 /** Frame of the reference pages: they exercise the spec's routing behaviour until product screens replace them. */
 export function ReferencePage({ children }: { children: ReactNode }) {
@@ -12,6 +13,10 @@ export function ReferencePage({ children }: { children: ReactNode }) {
       <nav aria-label="Reference pages">
         <Link href="/">Back to the home page</Link>
       </nav>
+      {/* Which build rendered the page: after a deploy, a page still running the old build shows it here. */}
+      <footer className="build">
+        Build <code data-testid="build-id">{buildId}</code>
+      </footer>
     </main>
   );
 }

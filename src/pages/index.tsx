@@ -7,6 +7,7 @@ const examples = [
   { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },
   { href: '/examples/new', label: 'A static route that beats the dynamic segment (/examples/new)' },
   { href: '/examples/generated', label: 'Page data generated at build time (getStaticProps)' },
+  { href: '/examples/on-demand/first-visit', label: 'Page data generated on first request (getStaticPaths fallback)' },
   { href: '/examples/docs/guides/routing/intro', label: 'A catch-all route (/examples/docs/[...path])' },
   { href: '/examples/announcer/titled', label: 'Route announcer: a page with a title' },
   { href: '/examples/announcer/heading', label: 'Route announcer: a page with a heading and no title' },

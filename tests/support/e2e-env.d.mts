@@ -4,5 +4,8 @@ export declare const appOrigin: string;
 export declare const ingestPort: number;
 export declare const ingestOrigin: string;
 export declare const ingestDsn: string;
+export declare const e2eDistDir: string;
 export declare const e2eBuildEnv: Record<string, string>;
+export declare const nextReleaseBuildEnv: { NEXT_DIST_DIR: string; BUILD_ID: string } & Record<string, string>;
+export declare const rebuildEnv: { NEXT_DIST_DIR: string } & Record<string, string>;
 export declare const e2eServerEnv: Record<string, string>;

@@ -5,20 +5,26 @@ export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
 export const appOrigin = `http://${appHost}:${appPort}`;
 
-/** The local Sentry-protocol ingest (tests/support/ingest-server.mjs); another origin than the app's. */
+/** The local Sentry-protocol ingest (tests/support/sentry-ingest.mjs); another origin than the app's. */
 export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
 export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
 export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 
 /** The tests' own build directory: `npm test` leaves the build `npm start` serves alone. */
-const distDir = '.next-e2e';
+export const e2eDistDir = '.next-e2e';
 
 /** Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. */
-export const e2eBuildEnv = { NEXT_DIST_DIR: distDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
+export const e2eBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
+
+/** The same code built under another build id: the release a rolling deploy switches to. */
+export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-next', BUILD_ID: 'e2e-next-release' };
+
+/** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
+export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {
-  NEXT_DIST_DIR: distDir,
+  NEXT_DIST_DIR: e2eDistDir,
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),
   HOSTNAME: appHost,

@@ -1,0 +1,38 @@
+import type { GetStaticPaths, GetStaticProps } from 'next';
+import Head from 'next/head';
+import { useRouter } from 'next/router';
+import { ReferencePage } from '../../../components/ReferencePage';
+
+interface Props {
+  slug: string;
+  generatedAt: string;
+}
+
+/** No page is built ahead: the first visit to a slug gets the fallback shell, whose data the browser then fetches. */
+export const getStaticPaths: GetStaticPaths = async () => ({ paths: [], fallback: true });
+
+export const getStaticProps: GetStaticProps<Props, { slug: string }> = async ({ params }) => ({
+  props: { slug: params?.slug ?? '', generatedAt: new Date().toISOString() },
+  revalidate: 60,
+});
+
+export default function OnDemand({ slug, generatedAt }: Props) {
+  const { isFallback } = useRouter();
+  return (
+    <ReferencePage>
+      <Head>
+        <title>{isFallback ? 'Loading…' : `On demand: ${slug}`}</title>
+      </Head>
+      <h1>Page data generated on first request</h1>
+      {isFallback ? (
+        <p role="status">Loading the page data…</p>
+      ) : (
+        <p>
+          <code data-testid="slug">{slug}</code> was generated at <time>{generatedAt}</time>. Its first visit showed a
+          fallback while the browser fetched this data: the one page-data fetch of a server render, retried up to 3
+          times on server errors.
+        </p>
+      )}
+    </ReferencePage>
+  );
+}

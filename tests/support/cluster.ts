@@ -1,0 +1,165 @@
+// Several instances of production builds behind a real nginx, all on loopback: the deployment tests' cluster.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mjs';
+
+export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+
+/** A port nothing listens on now (the kernel picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ok().catch(() => false)) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+export interface Instance {
+  port: number;
+  origin: string;
+  process: ChildProcess;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  health(): Promise<{ buildId: string; deploymentId: string | null }>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the standalone server of the build in `distDir`, as `npm start` would, on a free loopback port. */
+export async function startInstance(distDir: string = e2eDistDir): Promise<Instance> {
+  const port = await freePort();
+  const origin = `http://${appHost}:${port}`;
+  const child = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    cwd: `${distDir}/standalone`,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      ...e2eServerEnv,
+      NEXT_DIST_DIR: distDir,
+      PORT: String(port),
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const health = async () =>
+    (await (await fetch(`${origin}/api/health`)).json()) as Awaited<ReturnType<Instance['health']>>;
+  await until(`${origin}/api/health`, async () => (await fetch(`${origin}/api/health`)).ok);
+  return {
+    port,
+    origin,
+    process: child,
+    exited,
+    health,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface Nginx {
+  origin: string;
+  /** Points the load balancer at other instances (a graceful `nginx -s reload`, as in a deploy). */
+  route(upstreams: Instance[]): Promise<void>;
+  /** Upstream address and status of every request nginx proxied, from its access log. */
+  log(): { upstream: string; status: number; request: string }[];
+  stop(): Promise<void>;
+}
+
+function nginxConfig(dir: string, port: number, upstreams: Instance[]): string {
+  const servers = upstreams.map((i) => `    server 127.0.0.1:${i.port} max_fails=1 fail_timeout=30s;`).join('\n');
+  return `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 512; }
+http {
+  log_format upstream '$upstream_addr $status "$request"';
+  access_log ${dir}/access.log upstream;
+  client_body_temp_path ${dir}/tmp/body;
+  proxy_temp_path ${dir}/tmp/proxy;
+  fastcgi_temp_path ${dir}/tmp/fastcgi;
+  uwsgi_temp_path ${dir}/tmp/uwsgi;
+  scgi_temp_path ${dir}/tmp/scgi;
+  upstream app {
+${servers}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    include ${process.cwd()}/deploy/nginx/app-proxy.conf;
+  }
+}
+`;
+}
+
+/** Starts Debian's nginx on a free loopback port, balancing round-robin over `upstreams`. */
+export async function startNginx(upstreams: Instance[]): Promise<Nginx> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'nginx-'));
+  mkdirSync(join(dir, 'tmp'));
+  chmodSync(dir, 0o755);
+  const conf = join(dir, 'nginx.conf');
+  const args = ['-e', join(dir, 'error.log'), '-p', dir, '-c', conf];
+  writeFileSync(conf, nginxConfig(dir, port, upstreams));
+  const test = spawnSync(nginxBinary, [...args, '-t'], { encoding: 'utf8' });
+  if (test.status !== 0) throw new Error(`nginx rejected its configuration:\n${test.stderr}`);
+  const child = spawn(nginxBinary, args, { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const origin = `http://${appHost}:${port}`;
+  const log = (): ReturnType<Nginx['log']> => {
+    const text = (() => {
+      try {
+        return readFileSync(join(dir, 'access.log'), 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [, upstream = '', status = '0', request = ''] = /^(\S+) (\d+) "(.*)"$/.exec(line) ?? [];
+        return { upstream, status: Number(status), request };
+      });
+  };
+  await until(`nginx on ${origin}`, async () => (await fetch(`${origin}/api/health`)).ok);
+  return {
+    origin,
+    async route(next) {
+      const ports = new Set(next.map((i) => i.port));
+      writeFileSync(conf, nginxConfig(dir, port, next));
+      const reload = spawnSync(nginxBinary, [...args, '-s', 'reload'], { encoding: 'utf8' });
+      if (reload.status !== 0) throw new Error(`nginx reload failed:\n${reload.stderr}`);
+      // Reload is asynchronous: wait until fresh connections reach only the new upstreams.
+      await until('nginx to reload', async () => {
+        for (let i = 0; i < 2 * next.length; i++) {
+          await fetch(`${origin}/api/health`, { headers: { connection: 'close' } });
+        }
+        const recent = log().slice(-2 * next.length);
+        return recent.every((entry) => ports.has(Number(entry.upstream.split(':').pop())));
+      });
+    },
+    log,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
