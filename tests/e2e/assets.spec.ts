@@ -9,7 +9,8 @@ test('scripts and stylesheets load from /_next/static/ with immutable cache head
     ...[...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((s) => s.src),
     ...[...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => l.href),
   ]);
-  expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+  // Asset URLs carry Next's deployment token (`?dpl=<build id>`): compare paths.
+  expect(assets.some((a) => new URL(a).pathname.endsWith('.css'))).toBe(true);
   for (const asset of assets) {
     const { pathname } = new URL(asset);
     expect(pathname).toMatch(/^\/_next\/static\//);
@@ -19,14 +20,12 @@ test('scripts and stylesheets load from /_next/static/ with immutable cache head
   }
 });
 
-/** The script URLs Next's build manifest lists for a route. */
+/** The script paths Next's build manifest lists for a route (requests add the `?dpl=` deployment token). */
 async function routeScripts(page: Page, route: string): Promise<string[]> {
   return page.evaluate(async (r) => {
     const w = window as unknown as { __BUILD_MANIFEST?: Record<string, string[]> };
     for (let i = 0; i < 50 && !w.__BUILD_MANIFEST; i++) await new Promise((done) => setTimeout(done, 100));
-    return (w.__BUILD_MANIFEST?.[r] ?? [])
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => new URL(`/_next/${f}`, location.href).href);
+    return (w.__BUILD_MANIFEST?.[r] ?? []).filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`);
   }, route);
 }
 
@@ -48,7 +47,7 @@ for (const [failure, handle] of [
     let intercepted = 0;
     // Only the first request fails; the full navigation that follows loads normally.
     await page.route(
-      (url) => scripts.includes(url.href),
+      (url) => scripts.includes(url.pathname),
       (route) => (intercepted++ === 0 ? handle(route) : route.continue()),
     );
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));

@@ -7,7 +7,10 @@ const webp = { accept: 'image/avif,image/webp,image/apng,image/*,*/*;q=0.8' };
 test('the home page renders its image through the optimiser', async ({ page }) => {
   await page.goto('/');
   const img = page.getByRole('img', { name: 'A blue gradient' });
-  await expect(img).toHaveAttribute('src', /^\/_next\/image\?url=%2F_next%2Fstatic%2Fmedia%2Fhero\.[^&]+&w=\d+&q=75$/);
+  await expect(img).toHaveAttribute(
+    'src',
+    /^\/_next\/image\?url=%2F_next%2Fstatic%2Fmedia%2Fhero\.[^&]+&w=\d+&q=75(&dpl=[\w-]+)?$/,
+  );
   expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 });
 

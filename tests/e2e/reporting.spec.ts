@@ -249,6 +249,6 @@ test('a production build serves no source maps', async ({ page, request }) => {
   for (const script of scripts) {
     const body = await (await request.get(script)).text();
     expect(body).not.toContain('sourceMappingURL=');
-    expect((await request.get(`${script}.map`)).status()).toBe(404);
+    expect((await request.get(`${new URL(script).pathname}.map`)).status()).toBe(404);
   }
 });

@@ -32,7 +32,7 @@ test('the standalone directory serves pages, assets, images, API routes and the 
     const home = await fetch(`${origin}/`);
     expect(home.status).toBe(200);
     const html = await home.text();
-    const asset = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = /src="(\/_next\/static\/[^"?]+\.js)(?:\?[^"]*)?"/.exec(html)?.[1];
     expect((await fetch(`${origin}${asset}`)).status).toBe(200);
     expect((await fetch(`${origin}/_next/image?url=%2Fhero.png&w=640&q=75`)).headers.get('content-type')).toMatch(
       /^image\//,
