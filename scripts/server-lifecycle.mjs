@@ -30,6 +30,10 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
     }
     if (target === undefined) return refuse(res, 400, 'Bad Request');
     req.url = target;
+    // Static assets and the image optimiser are read-only, but Next serves them to any method.
+    if (isReadOnly(target) && req.method !== 'GET' && req.method !== 'HEAD') {
+      return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+    }
     // The image optimiser answers 500 to a source it cannot decode or that is not a plain local path.
     if (target.startsWith('/_next/image') && !isPlainLocalImage(target)) return refuse(res, 400, 'Bad Request');
   }
@@ -49,6 +53,10 @@ function requestTarget(url) {
   } catch {
     return undefined;
   }
+}
+
+function isReadOnly(target) {
+  return target.startsWith('/_next/static/') || target === '/_next/image' || target.startsWith('/_next/image?');
 }
 
 function isPlainLocalImage(target) {

@@ -111,6 +111,10 @@ function corpus(buildId: string): Case[] {
     for (const path of ['/', '/examples/new', '/examples/42', '/no/such/page'])
       add(`${method} ${path}`, http(method, path, ['Content-Length: 0']), clientError);
   for (const path of ['/', '/examples/42', '/api/health', '/api']) add(`OPTIONS ${path}`, http('OPTIONS', path));
+  // Static assets and the image optimiser are read-only.
+  for (const method of ['POST', 'PUT', 'DELETE'])
+    for (const path of [image('url=%2Fhero.png&w=640&q=75'), '/_next/static/chunks/nope.js'])
+      add(`${method} ${path}`, http(method, path, ['Content-Length: 0']), (s) => s === 405);
 
   const data = [
     '/_next/data/wrong/index.json',

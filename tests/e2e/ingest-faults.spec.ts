@@ -56,6 +56,22 @@ for (const mode of ['refuse', 'stall', 'error500', 'rateLimit'] as const) {
   });
 }
 
+/** Envelopes the browser SDK's offline transport holds in IndexedDB (its database and store names). */
+const queued = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('sentry-offline');
+        open.onupgradeneeded = () => open.result.createObjectStore('queue');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('queue', 'readonly').objectStore('queue').count();
+          count.onsuccess = () => resolve(count.result);
+          count.onerror = () => reject(count.error);
+        };
+      }),
+  );
+
 test('errors raised while the ingest is unreachable arrive once it is back, also after a reload', async ({
   page,
   ingest,
@@ -66,8 +82,11 @@ test('errors raised while the ingest is unreachable arrive once it is back, also
   await page.goto('/diagnostics');
   await ingest.setMode('refuse');
   for (let i = 1; i <= 3; i++) await throwInPage(page, `offline ${i} ${token}`);
+  // Reload once the SDK has put them away (a reload while an envelope is still being sent or stored loses it).
+  await expect.poll(() => queued(page)).toBeGreaterThanOrEqual(3);
   await page.reload();
   for (let i = 4; i <= 5; i++) await throwInPage(page, `offline ${i} ${token}`);
+  await expect.poll(() => queued(page)).toBeGreaterThanOrEqual(5);
   // Give the SDK time to try and fail, then check that nothing got through.
   await expect
     .poll(async () => (await ingest.requests(since)).filter((r) => r.mode === 'refuse').length)
