@@ -113,35 +113,38 @@ test('a route whose scripts do not arrive within 3.8 s is loaded by a full navig
 }) => {
   // An instance of its own, so that the error events of other tests cannot be mistaken for this one's.
   const instance = await startInstance();
-  const { documents } = watch(page);
-  await page.goto(`${instance.origin}/`);
-  const files = await page.evaluate(
-    () => (self as unknown as { __BUILD_MANIFEST: Record<string, string[]> }).__BUILD_MANIFEST['/examples/new'] ?? [],
-  );
-  const pageScripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
-  expect(pageScripts.size).toBeGreaterThan(0);
-  // The route's own scripts hang (an instance that stopped answering) until the full navigation begins. Prefetches
-  // of them fail at once, so that the click, not a prefetch, is what waits for them.
-  let stalling = true;
-  const held: Route[] = [];
-  await page.route(
-    (url) => pageScripts.has(url.pathname),
-    (route) =>
-      !stalling ? route.continue() : route.request().resourceType() === 'script' ? held.push(route) : route.abort(),
-  );
-  page.on('request', (r) => {
-    if (r.isNavigationRequest() && new URL(r.url()).pathname === '/examples/new') stalling = false;
-  });
-  const before = documents.length;
-  const clicked = Date.now();
-  await page.getByRole('link', { name: /^A static route that beats/ }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Static route' })).toBeVisible({ timeout: 10_000 });
-  const waited = Date.now() - clicked;
-  expect(documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual(['/examples/new']);
-  expect(waited).toBeGreaterThanOrEqual(3800);
-  await Promise.all(held.map((route) => route.abort().catch(() => {})));
-  await ingest.expectNone('event', errorsFrom(instance.origin), { since, withinMs: 1000 });
-  await instance.stop();
+  try {
+    const { documents } = watch(page);
+    await page.goto(`${instance.origin}/`);
+    const files = await page.evaluate(
+      () => (self as unknown as { __BUILD_MANIFEST: Record<string, string[]> }).__BUILD_MANIFEST['/examples/new'] ?? [],
+    );
+    const pageScripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
+    expect(pageScripts.size).toBeGreaterThan(0);
+    // The route's own scripts hang (an instance that stopped answering) until the full navigation begins. Prefetches
+    // of them fail at once, so that the click, not a prefetch, is what waits for them.
+    let stalling = true;
+    const held: Route[] = [];
+    await page.route(
+      (url) => pageScripts.has(url.pathname),
+      (route) =>
+        !stalling ? route.continue() : route.request().resourceType() === 'script' ? held.push(route) : route.abort(),
+    );
+    page.on('request', (r) => {
+      if (r.isNavigationRequest() && new URL(r.url()).pathname === '/examples/new') stalling = false;
+    });
+    const before = documents.length;
+    const clicked = Date.now();
+    await page.getByRole('link', { name: /^A static route that beats/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Static route' })).toBeVisible({ timeout: 10_000 });
+    const waited = Date.now() - clicked;
+    expect(documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual(['/examples/new']);
+    expect(waited).toBeGreaterThanOrEqual(3800);
+    await Promise.all(held.map((route) => route.abort().catch(() => {})));
+    await ingest.expectNone('event', errorsFrom(instance.origin), { since, withinMs: 1000 });
+  } finally {
+    await instance.stop();
+  }
 });
 
 test.describe('page-data retries (spec §4: during a server render, up to 3 attempts on server errors)', () => {

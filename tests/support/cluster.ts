@@ -20,6 +20,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
+const children = new Set<ChildProcess>();
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
 async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -43,17 +52,19 @@ export interface Instance {
 export async function startInstance(distDir: string = e2eDistDir): Promise<Instance> {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
-  const child = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-    cwd: `${distDir}/standalone`,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      ...e2eServerEnv,
-      NEXT_DIST_DIR: distDir,
-      PORT: String(port),
-    },
-    stdio: 'ignore',
-  });
+  const child = track(
+    spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+      cwd: `${distDir}/standalone`,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        ...e2eServerEnv,
+        NEXT_DIST_DIR: distDir,
+        PORT: String(port),
+      },
+      stdio: 'ignore',
+    }),
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const health = async () =>
     (await (await fetch(`${origin}/api/health`)).json()) as Awaited<ReturnType<Instance['health']>>;
@@ -119,7 +130,7 @@ export async function startNginx(upstreams: Instance[]): Promise<Nginx> {
   writeFileSync(conf, nginxConfig(dir, port, upstreams));
   const test = spawnSync(nginxBinary, [...args, '-t'], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx rejected its configuration:\n${test.stderr}`);
-  const child = spawn(nginxBinary, args, { stdio: 'ignore' });
+  const child = track(spawn(nginxBinary, args, { stdio: 'ignore' }));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const origin = `http://${appHost}:${port}`;
   const log = (): ReturnType<Nginx['log']> => {
