@@ -33,6 +33,10 @@ function config(phase: string): NextConfig {
     // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
     distDir: process.env.NEXT_DIST_DIR || '.next',
     output: 'standalone',
+    // The Sentry SDK registers an ESM loader hook from this package at start-up (diagnostics-channel injection for
+    // database and other client libraries). Next's file tracing copies only hook.js, not the files it imports, so the
+    // standalone server would warn "Failed to register diagnostics-channel injection hooks" and record no such spans.
+    outputFileTracingIncludes: { '/*': ['./node_modules/@sentry/server-runtime-injection/**/*'] },
     reactStrictMode: true,
     poweredByHeader: false,
     generateBuildId: () => buildId,

@@ -17,8 +17,10 @@ test('the standalone directory serves pages, assets, images, API routes and the 
   const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
     cwd: place,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(port), HOSTNAME: appHost },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   try {
     await expect
@@ -41,6 +43,8 @@ test('the standalone directory serves pages, assets, images, API routes and the 
     expect((await fetch(`${origin}/examples/42`)).status).toBe(200);
     expect((await fetch(`${origin}/%`)).status).toBe(400);
     expect((await fetch(`${origin}/api/nope`)).headers.get('x-request-id')).toBeTruthy();
+    // Everything the server's SDK loads at start-up was copied: it registered its instrumentation hooks.
+    expect(stderr).not.toContain('Failed to register');
   } finally {
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
