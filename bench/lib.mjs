@@ -53,3 +53,36 @@ export function rssMb(pid) {
     .trim();
   return out ? Number(out) / 1024 : 0;
 }
+
+/**
+ * Lighthouse's performance category for one URL, in Debian's Chromium (mobile emulation, simulated throttling:
+ * Lighthouse's defaults). Returns the score (0–100), LCP and TBT in ms, and the bytes the page transferred in KB.
+ */
+export async function lighthouse(url) {
+  const { default: run } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const { lhr } = await run(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' });
+    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+    return {
+      score: (lhr.categories.performance.score ?? 0) * 100,
+      lcpMs: audit('largest-contentful-paint'),
+      tbtMs: audit('total-blocking-time'),
+      totalKb: audit('total-byte-weight') / 1024,
+    };
+  } finally {
+    await chrome.kill();
+  }
+}

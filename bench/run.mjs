@@ -6,12 +6,13 @@
 //   npm run bench -- --skip-build       # reuse the last builds
 //   npm run bench -- --json bench/results/latest.json   # also write the figures
 //   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
+//   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { build as nextBuild, rssMb, sleep, start as nextStart, startIngest } from './lib.mjs';
+import { lighthouse, build as nextBuild, rssMb, sleep, start as nextStart, startIngest } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -24,6 +25,7 @@ const connections = Number(option('connections', 20));
 const skipBuild = args.includes('--skip-build');
 const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
+const soakSeconds = Number(option('soak', 0));
 
 const ingest = startIngest(3299);
 const ingestDsn = ingest.dsn;
@@ -76,6 +78,39 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/**
+ * The app under a steady load over all three routes for `soakSeconds`, resident memory sampled every 5 s. A leak
+ * shows as steady growth after the first minute (warm-up: JIT, caches, lazily loaded route modules).
+ */
+async function soakTest(origin, pid) {
+  const samples = [];
+  const started = Date.now();
+  const sampler = setInterval(() => samples.push({ s: (Date.now() - started) / 1000, mb: rssMb(pid) }), 5000);
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: soakSeconds,
+    requests: routes.map((route) => ({ method: 'GET', path: route.path })),
+  });
+  clearInterval(sampler);
+  const after = samples.filter((sample) => sample.s >= 60);
+  const n = after.length;
+  const meanS = after.reduce((sum, x) => sum + x.s, 0) / n;
+  const meanMb = after.reduce((sum, x) => sum + x.mb, 0) / n;
+  const slope =
+    after.reduce((sum, x) => sum + (x.s - meanS) * (x.mb - meanMb), 0) /
+    after.reduce((sum, x) => sum + (x.s - meanS) ** 2, 0);
+  return {
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    rssAt60sMb: after[0]?.mb,
+    rssAtEndMb: samples.at(-1)?.mb,
+    growthMbPerMin: slope * 60,
+    samples,
+  };
+}
+
+const soak = {};
 const figures = { baseline: {}, app: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
 
@@ -93,6 +128,11 @@ try {
       try {
         record(name, 'idle RSS MB', rssMb(server.pid));
         for (const page of pages) record(name, `first-load JS ${page} (KB gzip)`, await firstLoadJs(origin, page));
+        const lh = await lighthouse(`${origin}/`);
+        record(name, 'Lighthouse performance /', lh.score);
+        record(name, 'Lighthouse LCP / ms', lh.lcpMs);
+        record(name, 'Lighthouse TBT / ms', lh.tbtMs);
+        record(name, 'Lighthouse total bytes / KB', lh.totalKb);
         for (const route of routes) {
           const result = await load(origin, route.path, server.pid);
           record(name, `${route.name} req/s`, result.rps);
@@ -105,6 +145,16 @@ try {
         server.kill('SIGTERM');
         await sleep(500);
       }
+    }
+  }
+  if (soakSeconds > 0) {
+    console.log(`soak: the app under load for ${soakSeconds} s`);
+    const { server, origin } = await start('app');
+    try {
+      Object.assign(soak, await soakTest(origin, server.pid));
+    } finally {
+      server.kill('SIGTERM');
+      await sleep(500);
     }
   }
 } finally {
@@ -140,11 +190,18 @@ console.log(
   `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B A B); medians, peak RSS is the maximum.`,
 );
 console.table(rows);
+if (soakSeconds > 0) {
+  console.log(
+    `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +
+      `${soak.errors} errors/non-2xx; RSS ${fmt(soak.rssAt60sMb)} MB at 60 s, ${fmt(soak.rssAtEndMb)} MB at the end, ` +
+      `trend after the first minute ${soak.growthMbPerMin.toFixed(2)} MB/min.`,
+  );
+}
 if (jsonOut) {
   mkdirSync(dirname(jsonOut), { recursive: true });
   writeFileSync(
     jsonOut,
-    JSON.stringify({ date: new Date().toISOString(), rounds, seconds, connections, baseline, app }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), rounds, seconds, connections, baseline, app, soak }, null, 2),
   );
   console.log(`Figures written to ${jsonOut}`);
 }
