@@ -39,6 +39,12 @@ function config(phase: string): NextConfig {
     outputFileTracingIncludes: { '/*': ['./node_modules/@sentry/server-runtime-injection/**/*'] },
     reactStrictMode: true,
     poweredByHeader: false,
+    experimental: {
+      // Turbopack's shared runtime inlines a per-page bootstrap <script> in every page's HTML, which a
+      // Content-Security-Policy without 'unsafe-inline' would block. Without it each page loads its bootstrap from a
+      // small runtime chunk instead (costs: docs/content-security-policy.md), and `script-src 'self'` holds.
+      turbopackSharedRuntime: false,
+    },
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),

@@ -51,3 +51,9 @@ describe('next.config build id (issue 6: deterministic builds)', () => {
     expect(config(PHASE_PRODUCTION_SERVER).deploymentId).toBeUndefined();
   });
 });
+
+describe('next.config Content-Security-Policy (issue 5)', () => {
+  it('turns off the shared Turbopack runtime, whose per-page inline bootstrap script the policy would block', () => {
+    expect(config(PHASE_PRODUCTION_BUILD).experimental?.turbopackSharedRuntime).toBe(false);
+  });
+});
