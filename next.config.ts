@@ -1,6 +1,6 @@
 import { execSync } from 'node:child_process';
 import type { NextConfig } from 'next';
-import { PHASE_PRODUCTION_BUILD } from 'next/constants';
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
 import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
@@ -50,7 +50,7 @@ function config(phase: string): NextConfig {
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
     env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId },
     async headers() {
-      const security = securityInputs(process.env);
+      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
       return [
         { source: '/:path*', headers: securityHeaders(security) },
         {

@@ -7,6 +7,8 @@ export interface SecurityInputs {
   spotlight: string | undefined;
   /** Strict-Transport-Security max-age in seconds for requests that arrived over HTTPS; 0 turns it off. */
   hstsMaxAgeSeconds: number;
+  /** `next dev`: React and Turbopack's dev runtime need inline scripts and eval, so scripts are relaxed there. */
+  development: boolean;
 }
 
 const origin = (url: string | undefined) => {
@@ -19,12 +21,20 @@ const origin = (url: string | undefined) => {
 };
 
 /**
- * The Content-Security-Policy. Scripts are not restricted yet: Turbopack inlines a bootstrap script whose content
- * differs per page, so a policy without 'unsafe-inline' needs per-page hashes or nonces (issue 5 is open on it).
+ * The Content-Security-Policy, the same for every response, so static pages stay prerendered.
+ *
+ * Scripts may come only from the app's own origin: no inline script, no eval. That holds because the production
+ * build emits no inline executable script (next.config.ts turns off Turbopack's shared runtime, which would inline a
+ * per-page bootstrap) and `__NEXT_DATA__` is JSON, which CSP does not govern. No nonce and no 'strict-dynamic': they
+ * would need a per-request render of every page.
  */
-export function contentSecurityPolicy({ browserDsn, spotlight }: SecurityInputs): string {
+export function contentSecurityPolicy({ browserDsn, spotlight, development }: SecurityInputs): string {
   const connect = ["'self'", origin(browserDsn), origin(spotlight)].filter(Boolean).join(' ');
   return [
+    "default-src 'self'",
+    development ? "script-src 'self' 'unsafe-inline' 'unsafe-eval'" : "script-src 'self'",
+    // Pages render style attributes (next/image's among them). CSS cannot run script; scripts stay strict.
+    "style-src 'self' 'unsafe-inline'",
     `connect-src ${connect}`,
     // Replay compresses recordings in a worker it creates from a blob.
     "worker-src 'self' blob:",
@@ -55,7 +65,10 @@ export function hstsHeader({ hstsMaxAgeSeconds }: SecurityInputs) {
     : [];
 }
 
-export function securityInputs(env: Record<string, string | undefined>): SecurityInputs {
+export function securityInputs(
+  env: Record<string, string | undefined>,
+  { development = false }: { development?: boolean } = {},
+): SecurityInputs {
   const hsts = env.HSTS_MAX_AGE?.trim();
   const hstsMaxAgeSeconds = hsts === undefined || hsts === '' ? 31_536_000 : Number(hsts);
   if (!Number.isInteger(hstsMaxAgeSeconds) || hstsMaxAgeSeconds < 0) {
@@ -63,5 +76,10 @@ export function securityInputs(env: Record<string, string | undefined>): Securit
       `HSTS_MAX_AGE must be a whole number of seconds, 0 to turn HSTS off (got ${JSON.stringify(hsts)}).`,
     );
   }
-  return { browserDsn: env.NEXT_PUBLIC_SENTRY_DSN, spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT, hstsMaxAgeSeconds };
+  return {
+    browserDsn: env.NEXT_PUBLIC_SENTRY_DSN,
+    spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+    hstsMaxAgeSeconds,
+    development,
+  };
 }

@@ -1,7 +1,44 @@
+import type { Page } from '@playwright/test';
 import { ingestOrigin } from '../support/e2e-env.mjs';
 import { expect, test } from './fixtures';
 
-// Issue 5: security headers on every response, static assets included.
+// Issue 5: security headers on every response, static assets included, and a Content-Security-Policy whose scripts
+// come only from the app's origin: no inline script and no eval run in production.
+
+/** The policy's directives, by name. */
+function directives(csp: string): Map<string, string> {
+  return new Map(
+    csp
+      .split(';')
+      .map((directive) => directive.trim())
+      .filter(Boolean)
+      .map((directive) => {
+        const [name, ...values] = directive.split(/\s+/);
+        return [name!, values.join(' ')] as const;
+      }),
+  );
+}
+
+/** Every CSP violation any document of the page reports, full navigations included. */
+async function recordViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('__cspViolation', (violation: string) => violations.push(violation));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} on ${e.documentURI}`,
+      ),
+    ),
+  );
+  return violations;
+}
+
+/** Executable <script> elements without src in an HTML document (JSON data blocks such as __NEXT_DATA__ are not run). */
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attributes]) => !/\bsrc=/i.test(attributes!) && !/\btype="application\/(ld\+)?json"/i.test(attributes!))
+    .map(([element]) => element.slice(0, 120));
+}
 
 test('every kind of response carries the security headers and no X-Powered-By', async ({ page, request }) => {
   await page.goto('/');
@@ -27,16 +64,20 @@ test('every kind of response carries the security headers and no X-Powered-By', 
     expect(headers['x-frame-options'], path).toBe('DENY');
     expect(headers['x-powered-by'], path).toBeUndefined();
     const csp = headers['content-security-policy'] ?? '';
-    expect(csp, path).toContain(`connect-src 'self' ${ingestOrigin};`);
-    for (const directive of [
-      "frame-ancestors 'none'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "worker-src 'self' blob:",
-    ]) {
-      expect(csp, path).toContain(directive);
+    const policy = directives(csp);
+    expect(policy.get('default-src'), path).toBe("'self'");
+    // Scripts from the app's origin only: no inline script, no eval, no other host.
+    expect(policy.get('script-src'), path).toBe("'self'");
+    expect(policy.get('connect-src'), path).toBe(`'self' ${ingestOrigin}`);
+    expect(policy.get('worker-src'), path).toBe("'self' blob:");
+    expect(policy.get('object-src'), path).toBe("'none'");
+    expect(policy.get('base-uri'), path).toBe("'none'");
+    expect(policy.get('frame-ancestors'), path).toBe("'none'");
+    expect(csp, path).not.toContain('unsafe-eval');
+    // The one 'unsafe-inline' is for styles (the pages' style attributes); no script directive has it.
+    for (const [name, values] of policy) {
+      if (name !== 'style-src') expect(values, `${path}: ${name}`).not.toContain('unsafe-inline');
     }
-    expect(csp, path).not.toMatch(/unsafe-eval|unsafe-inline/);
     expect(headers['strict-transport-security'], path).toBeUndefined();
   }
 });
@@ -46,30 +87,132 @@ test('HSTS is sent only for requests that arrived over HTTPS', async ({ request 
   expect(https.headers()['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
 });
 
-test('reference pages and error pages load with no CSP violation', async ({ page }) => {
-  await page.addInitScript(() => {
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __cspViolations: string[] }).__cspViolations.push(
-        `${e.violatedDirective} ${e.blockedURI}`,
-      ),
-    );
-  });
-  for (const path of [
-    '/',
-    '/examples/42',
-    '/examples/new',
-    '/examples/docs/a/b',
-    '/examples/unavailable',
-    '/nope',
-    '/%',
-    '/diagnostics',
-  ]) {
-    await page.goto(path);
+const pages: [path: string, status: number][] = [
+  ['/', 200],
+  ['/examples/42', 200],
+  ['/examples/new', 200],
+  ['/examples/generated', 200],
+  [`/examples/on-demand/csp-${Date.now().toString(36)}`, 200],
+  ['/examples/docs/a/b', 200],
+  ['/examples/announcer/titled', 200],
+  ['/examples/announcer/heading', 200],
+  ['/examples/announcer/bare', 200],
+  ['/examples/moved', 200],
+  ['/diagnostics', 200],
+  // Error pages: 404 (prerendered), 400 (the proxy's status page), 503 (another status), 500 (a throwing render).
+  ['/nope', 404],
+  ['/%', 400],
+  ['/examples/unavailable', 503],
+  ['/diagnostics/ssr-error', 500],
+];
+
+test('reference pages and error pages load with no CSP violation and no inline script', async ({ page }) => {
+  test.setTimeout(60_000);
+  const violations = await recordViolations(page);
+  for (const [path, status] of pages) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(status);
+    expect(inlineScripts(await response!.text()), path).toEqual([]);
     await page.waitForLoadState('networkidle');
-    expect(
-      await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
-      path,
-    ).toEqual([]);
+    // The app's own scripts ran: Next hydrated the page.
+    expect(await page.evaluate(() => typeof (window as unknown as { next?: object }).next), path).toBe('object');
   }
+  expect(violations).toEqual([]);
+});
+
+test('the 405 and client-exception error pages show with no CSP violation', async ({ page }) => {
+  const violations = await recordViolations(page);
+  // The 405 page, reached the way a browser can: a form posted to a page.
+  await page.goto('/examples/new');
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 405),
+    page.evaluate(() => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/examples/new';
+      document.body.append(form);
+      form.submit();
+    }),
+  ]);
+  await expect(page).toHaveTitle('405: Method Not Allowed');
+  await page.waitForLoadState('networkidle');
+
+  // The client-exception page, rendered in the browser after hydration.
+  await page.goto('/diagnostics');
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('button', { name: 'Throw while rendering' }).click();
+  await expect(page).toHaveTitle('Application error: a client-side exception has occurred');
+  expect(violations).toEqual([]);
+});
+
+test('client-side navigations to every reference page cause no CSP violation', async ({ page }) => {
+  test.setTimeout(60_000);
+  const violations = await recordViolations(page);
+  await page.goto('/');
+  const hrefs = await page.locator('main li a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  expect(hrefs.length).toBeGreaterThan(5);
+  // Each navigation loads the route's chunks, its bootstrap chunk among them, into the page already loaded.
+  const clientSide: string[] = [];
+  for (const href of hrefs) {
+    await page.goto('/');
+    await page.waitForFunction(() => (window as unknown as { next?: { router?: object } }).next?.router);
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await page.locator(`main li a[href="${href}"]`).click();
+    await page.waitForURL((url) => url.pathname === href);
+    // The home page's list is gone: the page navigated to has rendered.
+    await expect(page.locator('main li a')).toHaveCount(0);
+    if (await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)) {
+      clientSide.push(href);
+    }
+  }
+  // All but the 503 page, whose data answer makes Next's router load it in full.
+  expect(clientSide).toEqual(hrefs.filter((href) => href !== '/examples/unavailable'));
+  expect(violations).toEqual([]);
+});
+
+test('an inline script that reaches the served HTML does not run', async ({ page }) => {
+  const violations = await recordViolations(page);
+  // What a stored or reflected XSS would produce: the app's own response, headers and all, with an attacker's script.
+  await page.route('**/examples/new', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(
+      '<head>',
+      '<head><script>window.__injected = "inline script in the HTML"</script>',
+    );
+    await route.fulfill({ response, body: html });
+  });
+  await page.goto('/examples/new');
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
+  // The app's own scripts still ran.
+  expect(await page.evaluate(() => typeof (window as unknown as { next?: object }).next)).toBe('object');
+  expect(violations).toEqual([expect.stringMatching(/^script-src-elem inline on .*\/examples\/new$/)]);
+});
+
+test('a script, an event handler or eval injected into the page does not run', async ({ page }) => {
+  const violations = await recordViolations(page);
+  await page.goto('/examples/new');
+  await page.waitForLoadState('networkidle');
+  const outcome = await page.evaluate(async () => {
+    const w = window as unknown as Record<string, unknown>;
+    // What a DOM XSS would add: an inline <script> and an inline event handler (as innerHTML would create them).
+    const script = document.createElement('script');
+    script.textContent = 'window.__injectedScript = true';
+    document.body.append(script);
+    const holder = document.createElement('div');
+    holder.innerHTML = '<img src="/favicon.ico?csp" onload="window.__injectedHandler = true">';
+    document.body.append(holder);
+    await new Promise((done) => setTimeout(done, 500));
+    let evalOutcome: string;
+    try {
+      evalOutcome = String(eval('"eval ran"'));
+    } catch (error) {
+      evalOutcome = (error as Error).name;
+    }
+    return { script: w.__injectedScript, handler: w.__injectedHandler, eval: evalOutcome };
+  });
+  expect(outcome).toEqual({ script: undefined, handler: undefined, eval: 'EvalError' });
+  await expect
+    .poll(() => violations.map((v) => v.split(' ').slice(0, 2).join(' ')).sort())
+    .toEqual(['script-src eval', 'script-src-attr inline', 'script-src-elem inline']);
 });

@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
 
@@ -53,7 +53,18 @@ describe('next.config build id (issue 6: deterministic builds)', () => {
 });
 
 describe('next.config Content-Security-Policy (issue 5)', () => {
+  const policy = async (phase: string) => {
+    const rules = (await config(phase).headers?.()) ?? [];
+    return rules.flatMap((rule) => rule.headers).find((header) => header.key === 'Content-Security-Policy')?.value;
+  };
+
   it('turns off the shared Turbopack runtime, whose per-page inline bootstrap script the policy would block', () => {
     expect(config(PHASE_PRODUCTION_BUILD).experimental?.turbopackSharedRuntime).toBe(false);
+  });
+
+  it('allows no inline script and no eval in a production build, and relaxes scripts only under next dev', async () => {
+    expect(await policy(PHASE_PRODUCTION_BUILD)).toContain("script-src 'self';");
+    expect(await policy(PHASE_PRODUCTION_SERVER)).toContain("script-src 'self';");
+    expect(await policy(PHASE_DEVELOPMENT_SERVER)).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval';");
   });
 });

@@ -13,6 +13,29 @@ describe('security headers', () => {
     expect(contentSecurityPolicy(securityInputs({}))).toContain("connect-src 'self';");
   });
 
+  it('lets scripts come only from the app itself in production: no inline script, no eval', () => {
+    const csp = contentSecurityPolicy(securityInputs({ NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42' }));
+    expect(csp.split('; ')).toEqual([
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "connect-src 'self' https://o1.ingest.example",
+      "worker-src 'self' blob:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ]);
+  });
+
+  it("relaxes scripts, and only scripts, for next dev (React's dev build and hot reloading need eval)", () => {
+    const production = contentSecurityPolicy(securityInputs({}));
+    const development = contentSecurityPolicy(securityInputs({}, { development: true }));
+    expect(development).toBe(
+      production.replace("script-src 'self'", "script-src 'self' 'unsafe-inline' 'unsafe-eval'"),
+    );
+  });
+
   it('sends HSTS for a year by default, never when HSTS_MAX_AGE=0', () => {
     expect(hstsHeader(securityInputs({}))).toEqual([
       { key: 'Strict-Transport-Security', value: 'max-age=31536000; includeSubDomains' },
