@@ -1,7 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
-import { appOrigin, e2eServerEnv, ingestOrigin, ingestPort } from './tests/support/e2e-env.mjs';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import {
+  appOrigin,
+  chromiumFlags,
+  chromiumPath,
+  e2eServerEnv,
+  ingestOrigin,
+  ingestPort,
+} from './tests/support/e2e-env.mjs';
 
 export default defineConfig({
   testDir: './tests/e2e',
@@ -16,15 +21,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: chromiumPath,
+      args: chromiumFlags,
     },
   },
   projects: [

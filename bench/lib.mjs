@@ -1,5 +1,6 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
+import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -62,16 +63,8 @@ export async function lighthouse(url) {
   const { default: run } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', ...chromiumFlags],
   });
   try {
     const { lhr } = await run(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' });

@@ -1,3 +1,5 @@
+export declare const chromiumPath: string;
+export declare const chromiumFlags: string[];
 export declare const appHost: string;
 export declare const appPort: number;
 export declare const appOrigin: string;

@@ -1,5 +1,16 @@
 // One place for the addresses the end-to-end build and server use (loopback only).
 
+/** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 /** The production server under test. `localhost`, not 127.0.0.1: see README "Listening address". */
 export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
