@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { startInstance } from '../support/cluster';
+import { e2eDistDir } from '../support/e2e-env.mjs';
 import { expect, test } from './fixtures';
 
 // Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).
@@ -11,21 +11,10 @@ test('the standalone directory serves pages, assets, images, API routes and the 
   request,
 }) => {
   const place = mkdtempSync(join(tmpdir(), 'standalone-'));
-  cpSync(`${e2eServerEnv.NEXT_DIST_DIR}/standalone`, place, { recursive: true });
-  const port = 3105;
-  const origin = `http://${appHost}:${port}`;
-  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-    cwd: place,
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(port), HOSTNAME: appHost },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  cpSync(`${e2eDistDir}/standalone`, place, { recursive: true });
+  const server = await startInstance(e2eDistDir, place);
+  const { origin } = server;
   try {
-    await expect
-      .poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status, { timeout: 20_000 })
-      .toBe(200);
     const expected = (await (await request.get('/api/health')).json()) as { buildId: string };
     expect(((await (await fetch(`${origin}/api/health`)).json()) as { buildId: string }).buildId).toBe(
       expected.buildId,
@@ -44,10 +33,9 @@ test('the standalone directory serves pages, assets, images, API routes and the 
     expect((await fetch(`${origin}/%`)).status).toBe(400);
     expect((await fetch(`${origin}/api/nope`)).headers.get('x-request-id')).toBeTruthy();
     // Everything the server's SDK loads at start-up was copied: it registered its instrumentation hooks.
-    expect(stderr).not.toContain('Failed to register');
+    expect(server.stderr()).not.toContain('Failed to register');
   } finally {
-    server.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await server.stop('SIGTERM')).toBe(0);
     rmSync(place, { recursive: true, force: true });
   }
 });

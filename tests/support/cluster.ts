@@ -41,20 +41,26 @@ async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_00
 export interface Instance {
   port: number;
   origin: string;
-  process: ChildProcess;
-  /** Resolves with the exit code once the process has exited. */
-  exited: Promise<number | null>;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
+  /** Signals the server (unless it has exited) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the standalone server of the build in `distDir`, as `npm start` would, on a free loopback port. */
-export async function startInstance(distDir: string = e2eDistDir): Promise<Instance> {
+/**
+ * Starts the standalone server of the build in `distDir`, as `npm start` would, on a free loopback port. `dir` is
+ * where the standalone directory is: the build's own, or a copy of it elsewhere.
+ */
+export async function startInstance(
+  distDir: string = e2eDistDir,
+  dir: string = `${distDir}/standalone`,
+): Promise<Instance> {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const child = track(
     spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-      cwd: `${distDir}/standalone`,
+      cwd: dir,
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'production',
@@ -62,9 +68,11 @@ export async function startInstance(distDir: string = e2eDistDir): Promise<Insta
         NEXT_DIST_DIR: distDir,
         PORT: String(port),
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     }),
   );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const health = async () =>
     (await (await fetch(`${origin}/api/health`)).json()) as Awaited<ReturnType<Instance['health']>>;
@@ -72,9 +80,8 @@ export async function startInstance(distDir: string = e2eDistDir): Promise<Insta
   return {
     port,
     origin,
-    process: child,
-    exited,
     health,
+    stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
