@@ -1,8 +1,5 @@
-import { captureRouterTransitionStart } from '@sentry/nextjs';
 import { navigateInFullAfterNewDeployment } from './client/newDeployment';
-import { startBrowserReporting } from './observability/browser';
+import { startBrowserReportingAfterLoad } from './observability/loader';
 
-startBrowserReporting();
+startBrowserReportingAfterLoad();
 navigateInFullAfterNewDeployment();
-
-export const onRouterTransitionStart = captureRouterTransitionStart;

@@ -1,15 +1,21 @@
-// The browser's error reporter: started by instrumentation-client.ts before the app hydrates.
+// The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
 import type { Envelope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import { browserReportingEnv } from './env';
+import type { ReportingEnv } from './env';
+import type { HeldError } from './loader';
 import { browserOptions, browserTracingOptions } from './options';
+
+export { captureUnderscoreErrorException } from '@sentry/nextjs';
 
 /** Envelopes kept in IndexedDB while the ingest is unreachable: errors, and the replays of their sessions. */
 export const offlineQueueSize = 60;
 
-export function startBrowserReporting(): void {
-  const env = browserReportingEnv();
-  if (!env.dsn && !env.spotlight) return;
+/**
+ * Starts the SDK, then reports the errors raised before it arrived as its global handlers would have. The page-load
+ * transaction still starts at the navigation (the SDK dates it from the time origin), and web vitals and resource
+ * timings are read from the browser's buffer.
+ */
+export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): void {
   const integrations = [Sentry.browserTracingIntegration(browserTracingOptions)];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
   if (env.spotlight) {
@@ -29,7 +35,10 @@ export function startBrowserReporting(): void {
       shouldStore: (envelope: Envelope) => envelope[1].some(([item]) => item.type === 'event'),
     } as Sentry.BrowserOptions['transportOptions'],
   });
-  // Replay stays out of the first load: its code arrives after hydration, when the browser is idle.
+  for (const { error, handler } of held) {
+    Sentry.captureException(error, { mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` } });
+  }
+  // Replay stays out of the first load: its code arrives in a chunk of its own, at the next idle moment.
   const loadReplay = () => void import('./replay').then(({ startReplay }) => startReplay());
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);

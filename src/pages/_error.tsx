@@ -1,6 +1,9 @@
-import { captureUnderscoreErrorException } from '@sentry/nextjs';
 import type { NextPageContext } from 'next';
 import { ErrorScreen, type ErrorScreenProps } from '../components/ErrorScreen';
+import { loadBrowserReporting } from '../observability/loader';
+
+/** The server's SDK is running from start-up; the browser's may not have loaded yet, so the error page loads it. */
+const reportingSdk = () => (typeof window === 'undefined' ? import('@sentry/nextjs') : loadBrowserReporting());
 
 export default function ErrorPage(props: ErrorScreenProps) {
   return <ErrorScreen {...props} />;
@@ -12,6 +15,6 @@ ErrorPage.getInitialProps = async (context: NextPageContext): Promise<ErrorScree
   // browser (none for a client-side exception), and 404 when neither exists (client-side not-found).
   const statusCode = res ? res.statusCode : err ? (err as { statusCode?: number }).statusCode : 404;
   // Reports 5xx and client-side exceptions (the SDK skips statuses below 500); its id is shown to the user.
-  const eventId = await captureUnderscoreErrorException(context);
+  const eventId = await (await reportingSdk())?.captureUnderscoreErrorException(context);
   return { ...(statusCode === undefined ? {} : { statusCode }), ...(eventId ? { eventId } : {}) };
 };

@@ -22,17 +22,24 @@ export async function throwInPage(page: Page, message: string) {
   );
 }
 
+type SentryCarrier = Record<
+  string,
+  { defaultCurrentScope?: { getClient(): { getOptions(): Record<string, unknown> } | undefined } }
+>;
+
+/** Waits until the browser SDK, which loads after the page, has started. */
+export async function waitForReporting(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const carrier = (globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__;
+    return Object.values(carrier ?? {}).some((v) => v?.defaultCurrentScope?.getClient());
+  });
+}
+
 /** The browser SDK's effective options, read from the client the built bundle created. */
 export async function browserClientOptions(page: Page): Promise<Record<string, unknown>> {
+  await waitForReporting(page);
   return page.evaluate(() => {
-    const carrier = (
-      globalThis as unknown as {
-        __SENTRY__?: Record<
-          string,
-          { defaultCurrentScope?: { getClient(): { getOptions(): Record<string, unknown> } | undefined } }
-        >;
-      }
-    ).__SENTRY__;
+    const carrier = (globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__;
     const scope = Object.values(carrier ?? {}).find((v) => v && typeof v === 'object' && 'defaultCurrentScope' in v);
     const options = scope?.defaultCurrentScope?.getClient()?.getOptions() ?? {};
     return JSON.parse(JSON.stringify(options, (_key, value) => (value instanceof RegExp ? String(value) : value)));

@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event } from '@sentry/core';
 import { ingestOrigin } from '../support/e2e-env.mjs';
 import { thrownException } from '../support/ingest';
-import { browserClientOptions, expect, test, throwInPage } from './fixtures';
+import { browserClientOptions, expect, test, throwInPage, waitForReporting } from './fixtures';
 
 // Spec §1, §2, §7, §8, §9: what reaches the error reporter, proven by the envelopes the SDK sends.
 
@@ -51,6 +51,41 @@ test('the buttons on /diagnostics are reported: event handler and API route', as
   await page.getByRole('button', { name: 'Call an API route that throws' }).click();
   await expect(page.getByRole('status')).toHaveText('The API route answered 500.');
   await ingest.waitForError((e) => thrownException(e).includes('thrown in an API route'), { since });
+});
+
+test('errors raised before the SDK has loaded are held and reported as the global handlers would', async ({
+  page,
+  ingest,
+  since,
+  token,
+}) => {
+  // The app's scripts have run by DOMContentLoaded; the SDK loads only after the load event.
+  await page.addInitScript((t) => {
+    addEventListener('DOMContentLoaded', () => {
+      const carrier = (globalThis as unknown as { __SENTRY__?: Record<string, { defaultCurrentScope?: unknown }> })
+        .__SENTRY__;
+      (globalThis as Record<string, unknown>).__sdkBeforeErrors = Object.values(carrier ?? {}).some((v) =>
+        (v?.defaultCurrentScope as { getClient?(): unknown } | undefined)?.getClient?.(),
+      );
+      setTimeout(() => {
+        throw new Error(`early throw ${t}`);
+      });
+      void Promise.reject(new Error(`early rejection ${t}`));
+    });
+  }, token);
+  await page.goto('/');
+  expect(await page.evaluate(() => (globalThis as Record<string, unknown>).__sdkBeforeErrors)).toBe(false);
+  const thrown = await ingest.waitForError((e) => thrownException(e) === `early throw ${token}`, { since });
+  const rejected = await ingest.waitForError((e) => thrownException(e) === `early rejection ${token}`, { since });
+  expect(thrown.exception?.values?.at(-1)?.mechanism).toMatchObject({
+    handled: false,
+    type: expect.stringContaining('onerror'),
+  });
+  expect(rejected.exception?.values?.at(-1)?.mechanism).toMatchObject({
+    handled: false,
+    type: expect.stringContaining('onunhandledrejection'),
+  });
+  expect(thrown.exception?.values?.at(-1)?.stacktrace?.frames?.length).toBeGreaterThan(0);
 });
 
 test('an unhandled promise rejection with an Error is reported', async ({ page, ingest, since, token }) => {
@@ -193,6 +228,7 @@ test('framework redirects and 404s are not reported; a real 500 is', async ({
 
 test('trace headers go to same-origin requests only', async ({ page }) => {
   await page.goto('/');
+  await waitForReporting(page);
   const sent = new Map<string, Record<string, string>>();
   page.on('request', (r) => sent.set(new URL(r.url()).pathname, r.headers()));
   await page.evaluate(async (cross) => {

@@ -1,0 +1,71 @@
+// The part of browser reporting that loads with the page: it holds the errors raised before the SDK arrives and
+// loads the SDK (browser.ts, its own chunk) once the page has loaded and the browser is idle, so that neither its
+// bytes nor its start-up run before the page is interactive. An error loads it at once.
+import { reporting } from '../config/spec';
+import type * as BrowserReporting from './browser';
+import { browserReportingEnv } from './env';
+
+type Sdk = typeof BrowserReporting;
+
+/** An error raised before the SDK started, with the global handler that would have caught it. */
+export interface HeldError {
+  error: unknown;
+  handler: 'onerror' | 'onunhandledrejection';
+}
+
+/** At most this many early errors wait; a page that throws more before the SDK arrives is broken anyway. */
+export const maxHeldErrors = 20;
+/** Longest wait for an idle moment after the load event before the SDK loads anyway. */
+const idleTimeoutMs = 2000;
+
+const held: HeldError[] = [];
+let loading: Promise<Sdk | undefined> | undefined;
+
+function hold(event: Event): void {
+  if (held.length >= maxHeldErrors) return;
+  if (event instanceof PromiseRejectionEvent) held.push({ error: event.reason, handler: 'onunhandledrejection' });
+  else if (event instanceof ErrorEvent) held.push({ error: event.error ?? event.message, handler: 'onerror' });
+  else return;
+  void loadBrowserReporting();
+}
+
+function stopHolding(): void {
+  removeEventListener('error', hold);
+  removeEventListener('unhandledrejection', hold);
+}
+
+/**
+ * Loads and starts the SDK once (a later call gets the same promise); resolves to the SDK module, or to
+ * undefined when reporting is off or the chunk cannot load (a new deployment, for example).
+ */
+export function loadBrowserReporting(): Promise<Sdk | undefined> {
+  const env = browserReportingEnv();
+  if (!env.dsn && !env.spotlight) return Promise.resolve(undefined);
+  loading ??= import('./browser').then(
+    (sdk) => {
+      // The SDK's own handlers are installed by the time start returns, in the same task: nothing falls between.
+      sdk.startBrowserReporting(env, held.splice(0));
+      stopHolding();
+      return sdk;
+    },
+    () => undefined,
+  );
+  return loading;
+}
+
+/** Called by instrumentation-client.ts before the app hydrates. */
+export function startBrowserReportingAfterLoad(): void {
+  const env = browserReportingEnv();
+  if (!env.dsn && !env.spotlight) return;
+  // What the SDK's global handlers set when they start; early errors need their 50 frames too (V8 keeps 10).
+  Error.stackTraceLimit = reporting.stackTraceMaxFrames;
+  addEventListener('error', hold);
+  addEventListener('unhandledrejection', hold);
+  const whenIdle = () => {
+    const load = () => void loadBrowserReporting();
+    if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: idleTimeoutMs });
+    else setTimeout(load, 1);
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else addEventListener('load', whenIdle, { once: true });
+}
