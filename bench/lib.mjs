@@ -79,3 +79,39 @@ export async function lighthouse(url) {
     await chrome.kill();
   }
 }
+
+/**
+ * When, after navigation start, the browser SDK (loaded after the page) and session replay start on one page load
+ * in Debian's Chromium, with no throttling; the load event for comparison. Replay records nothing before its start:
+ * its first snapshot shows the page as it is then, and earlier input is lost.
+ */
+export async function reportingStart(url) {
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+  try {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const seen = {};
+      window.__reportingStart = seen;
+      const timer = setInterval(() => {
+        const carrier = window.__SENTRY__ ?? {};
+        const client = Object.values(carrier)
+          .find((v) => v?.defaultCurrentScope)
+          ?.defaultCurrentScope.getClient();
+        if (client && seen.sdkMs === undefined) seen.sdkMs = performance.now();
+        if (client?.getIntegrationByName('Replay')?.getReplayId()) {
+          seen.replayMs = performance.now();
+          clearInterval(timer);
+        }
+      }, 2);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__reportingStart.replayMs !== undefined, null, { timeout: 20_000 });
+    return await page.evaluate(() => ({
+      ...window.__reportingStart,
+      loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
+    }));
+  } finally {
+    await browser.close();
+  }
+}

@@ -12,7 +12,15 @@ import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { lighthouse, build as nextBuild, rssMb, sleep, start as nextStart, startIngest } from './lib.mjs';
+import {
+  lighthouse,
+  build as nextBuild,
+  reportingStart,
+  rssMb,
+  sleep,
+  start as nextStart,
+  startIngest,
+} from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -133,6 +141,15 @@ try {
         record(name, 'Lighthouse LCP / ms', lh.lcpMs);
         record(name, 'Lighthouse TBT / ms', lh.tbtMs);
         record(name, 'Lighthouse total bytes / KB', lh.totalKb);
+        if (name === 'app') {
+          // What loading the SDK after the page costs in coverage: how long after navigation each part starts.
+          for (let i = 0; i < 3; i++) {
+            const started = await reportingStart(`${origin}/`);
+            record(name, 'load event / ms (Chromium, unthrottled)', started.loadMs);
+            record(name, 'SDK started / ms', started.sdkMs);
+            record(name, 'replay recording from / ms', started.replayMs);
+          }
+        }
         for (const route of routes) {
           const result = await load(origin, route.path, server.pid);
           record(name, `${route.name} req/s`, result.rps);
