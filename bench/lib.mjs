@@ -1,5 +1,7 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
@@ -15,8 +17,9 @@ export function startIngest(port) {
   return { dsn: `http://public@127.0.0.1:${port}/1`, stop: () => ingest.kill() };
 }
 
-/** `next build` of a directory; returns the seconds it took. */
+/** `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took. */
 export function build(dir, env) {
+  rmSync(join(dir, env.NEXT_DIST_DIR ?? '.next', 'cache'), { recursive: true, force: true });
   const started = performance.now();
   const result = spawnSync('node', [nextBin, 'build', dir], {
     stdio: ['ignore', 'ignore', 'inherit'],
