@@ -62,6 +62,11 @@ export function serverReportingEnv(runtime: Record<string, string | undefined>):
   };
 }
 
+/** Whether anything receives reports: a DSN, or Spotlight in development. Without either, a runtime starts no SDK. */
+export function reportingOn(env: ReportingEnv): boolean {
+  return Boolean(env.dsn || env.spotlight);
+}
+
 /** The browser's reporting environment: values inlined by `next build`. */
 export function browserReportingEnv(): ReportingEnv {
   const source = inlinedPublicEnv();

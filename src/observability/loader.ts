@@ -3,7 +3,7 @@
 // bytes nor its start-up run before the page is interactive. An error loads it at once.
 import { reporting } from '../config/spec';
 import type * as BrowserReporting from './browser';
-import { browserReportingEnv } from './env';
+import { browserReportingEnv, reportingOn } from './env';
 
 type Sdk = typeof BrowserReporting;
 
@@ -40,7 +40,7 @@ function stopHolding(): void {
  */
 export function loadBrowserReporting(): Promise<Sdk | undefined> {
   const env = browserReportingEnv();
-  if (!env.dsn && !env.spotlight) return Promise.resolve(undefined);
+  if (!reportingOn(env)) return Promise.resolve(undefined);
   loading ??= import('./browser').then(
     (sdk) => {
       // The SDK's own handlers are installed by the time start returns, in the same task: nothing falls between.
@@ -55,8 +55,7 @@ export function loadBrowserReporting(): Promise<Sdk | undefined> {
 
 /** Called by instrumentation-client.ts before the app hydrates. */
 export function startBrowserReportingAfterLoad(): void {
-  const env = browserReportingEnv();
-  if (!env.dsn && !env.spotlight) return;
+  if (!reportingOn(browserReportingEnv())) return;
   // What the SDK's global handlers set when they start; early errors need their 50 frames too (V8 keeps 10).
   Error.stackTraceLimit = reporting.stackTraceMaxFrames;
   addEventListener('error', hold);

@@ -1,12 +1,12 @@
 // The Node server's error reporter: started by instrumentation.ts register().
 import * as Sentry from '@sentry/nextjs';
-import { serverReportingEnv } from './env';
+import { reportingOn, serverReportingEnv } from './env';
 import { serverOptions } from './options';
 import { serverTransport, serverTransportOptions } from './serverTransport';
 
 export function startServerReporting(): void {
   const env = serverReportingEnv(process.env);
-  if (!env.dsn && !env.spotlight) {
+  if (!reportingOn(env)) {
     console.info(
       'Error reporting is off: no SENTRY_DSN or NEXT_PUBLIC_SENTRY_DSN is set. Set them to report errors and traces to Sentry (see README, "Error reporting").',
     );

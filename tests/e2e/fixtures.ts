@@ -40,8 +40,10 @@ export async function browserClientOptions(page: Page): Promise<Record<string, u
   await waitForReporting(page);
   return page.evaluate(() => {
     const carrier = (globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__;
-    const scope = Object.values(carrier ?? {}).find((v) => v && typeof v === 'object' && 'defaultCurrentScope' in v);
-    const options = scope?.defaultCurrentScope?.getClient()?.getOptions() ?? {};
+    const client = Object.values(carrier ?? {})
+      .map((v) => v?.defaultCurrentScope?.getClient())
+      .find(Boolean);
+    const options = client?.getOptions() ?? {};
     return JSON.parse(JSON.stringify(options, (_key, value) => (value instanceof RegExp ? String(value) : value)));
   });
 }
