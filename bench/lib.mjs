@@ -1,6 +1,7 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 
@@ -56,6 +57,37 @@ export function rssMb(pid) {
     .stdout.toString()
     .trim();
   return out ? Number(out) / 1024 : 0;
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * One path under autocannon after a 2 s warm-up (lazy route modules, JIT): requests/s, latency, errors, the server's
+ * peak resident memory and its CPU time per request. CPU per request is the steadier figure when the machine is shared
+ * (the load generator and the ingest run beside the server).
+ */
+export async function load(origin, path, pid, { connections, seconds }) {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
+  const warmUp = await autocannon({ url: `${origin}${path}`, connections, duration: 2 });
+  const cpuBefore = cpuMs(pid);
+  const result = await autocannon({ url: `${origin}${path}`, connections, duration: seconds });
+  const cpu = cpuMs(pid) - cpuBefore;
+  clearInterval(sampler);
+  return {
+    requests: result.requests.total,
+    warmUpRequests: warmUp.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    peakRssMb: peak,
+    cpuMsPerRequest: result.requests.total ? cpu / result.requests.total : undefined,
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import {
   lighthouse,
+  load,
   build as nextBuild,
   reportingStart,
   rssMb,
@@ -57,17 +58,6 @@ const pages = ['/', '/examples/new', '/examples/42'];
 
 const build = (name) => nextBuild(targets[name].dir, { BUILD_ID: `bench-${name}`, ...targets[name].env });
 const start = (name) => nextStart(targets[name].dir, targets[name].port, targets[name].env);
-
-async function load(origin, path, pid) {
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 250);
-  // Warm-up, not measured: lazy route modules and JIT.
-  await autocannon({ url: `${origin}${path}`, connections, duration: 2 });
-  const result = await autocannon({ url: `${origin}${path}`, connections, duration: seconds });
-  clearInterval(sampler);
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, peakRssMb: peak };
-}
 
 async function firstLoadJs(origin, path) {
   const html = await (await fetch(`${origin}${path}`)).text();
@@ -151,10 +141,11 @@ try {
           }
         }
         for (const route of routes) {
-          const result = await load(origin, route.path, server.pid);
+          const result = await load(origin, route.path, server.pid, { connections, seconds });
           record(name, `${route.name} req/s`, result.rps);
           record(name, `${route.name} p50 ms`, result.p50);
           record(name, `${route.name} p99 ms`, result.p99);
+          record(name, `${route.name} server CPU ms/request`, result.cpuMsPerRequest);
           record(name, `${route.name} errors`, result.errors);
           record(name, 'peak RSS under load MB', result.peakRssMb);
         }
@@ -189,7 +180,7 @@ const baseline = summary('baseline');
 const app = summary('app');
 const earlier = previous ? JSON.parse(readFileSync(previous, 'utf8')).app : undefined;
 
-const fmt = (n) => (n === undefined ? '' : n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const fmt = (n) => (n === undefined ? '' : n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2));
 const rows = Object.keys(app).map((key) => {
   const ratio = baseline[key] ? app[key] / baseline[key] : undefined;
   return {

@@ -1,0 +1,66 @@
+// `npm run bench:routes`: one build already made, loaded route by route, for measurements by hand that compare one
+// build with another (docs/performance.md, "fourth measurement"). Loopback only; every load is bounded in time.
+// With reporting on it counts the transactions that reached the local ingest, so a variant that stops sending shows.
+//
+//   npm run bench:routes -- --dist .next-bench             # the app as `npm run bench` built it, reporting on
+//   npm run bench:routes -- --dist .next-bench --reporting off
+//   npm run bench:routes -- --dir bench/baseline           # the bare baseline (built in its own .next)
+//   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
+import { load, rssMb, sleep, start, startIngest } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const dir = option('dir', '.');
+const seconds = Number(option('seconds', 6));
+const connections = Number(option('connections', 20));
+const reporting = option('reporting', dir === '.' ? 'on' : 'off') === 'on';
+const routes = ['/examples/new', '/examples/42', '/api/health'];
+
+const ingestPort = 3299;
+const ingest = startIngest(ingestPort);
+const control = `http://127.0.0.1:${ingestPort}/__ingest`;
+const dsn = reporting ? ingest.dsn : '';
+const { server, origin } = await start(dir, 3203, {
+  SENTRY_DSN: dsn,
+  NEXT_PUBLIC_SENTRY_DSN: dsn,
+  ...(dir === '.' ? { NEXT_DIST_DIR: option('dist', '.next-bench') } : {}),
+});
+
+const rows = [];
+const idleRssMb = rssMb(server.pid);
+try {
+  for (const path of routes) {
+    const before = (await (await fetch(`${control}/health`)).json()).seq;
+    const result = await load(origin, path, server.pid, { connections, seconds });
+    // The route's transactions from the warm-up and the load, against the answers autocannon counted. autocannon stops
+    // with a request in flight on each connection, which the server still finishes and reports: so at least as many.
+    await sleep(3000);
+    const { items } = await (await fetch(`${control}/items?since=${before}&type=transaction`)).json();
+    rows.push({
+      path,
+      'req/s': Math.round(result.rps),
+      'p50 / p99 ms': `${result.p50} / ${result.p99}`,
+      'server CPU ms/request': result.cpuMsPerRequest?.toFixed(2),
+      'peak RSS MB': Math.round(result.peakRssMb),
+      'errors / non-2xx': result.errors,
+      ...(reporting
+        ? {
+            'transactions / answers counted': `${items.filter((item) => item.payload?.request?.url === path).length} / ${
+              result.warmUpRequests + result.requests
+            }`,
+          }
+        : {}),
+    });
+  }
+} finally {
+  server.kill('SIGTERM');
+  ingest.stop();
+}
+console.log(
+  `${dir}${dir === '.' ? ` (${option('dist', '.next-bench')})` : ''}, reporting ${reporting ? 'on' : 'off'}; ` +
+    `idle RSS ${Math.round(idleRssMb)} MB; ${connections} connections, 2 s warm-up, then ${seconds} s per route:`,
+);
+console.table(rows);
