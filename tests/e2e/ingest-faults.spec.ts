@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import type { Event } from '@sentry/core';
 import { thrownException } from '../support/ingest';
 import { expect, test, throwInPage } from './fixtures';
 
@@ -42,6 +43,26 @@ test('a server error raised while the ingest is unreachable is retried and arriv
   // The SDK's offline transport retries after 5 s, then backs off.
   const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 30_000 });
   expect(event.exception?.values?.at(-1)?.value).toBe('Diagnostics: an exception thrown in an API route');
+});
+
+// Spec §1: 100% of transactions are traced. In a burst, with an ingest as slow to answer as a distant one, envelopes
+// wait in the server's transport; none may be dropped for want of room (the SDK's default holds 64).
+test('a burst of requests while the ingest answers slowly loses no transaction', async ({ request, ingest, since }) => {
+  test.setTimeout(60_000);
+  await ingest.setMode('slow', undefined, 500);
+  const burst = `burst-${Date.now()}`;
+  const count = 300;
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      request.get('/api/health', { headers: { 'x-request-id': `${burst}-${i}` } }),
+    ),
+  );
+  expect(answers.filter((answer) => !answer.ok())).toEqual([]);
+  const arrived = async () =>
+    (await ingest.items<Event>('transaction', since)).filter((item) =>
+      String(item.payload.request?.headers?.['x-request-id'] ?? '').startsWith(`${burst}-`),
+    ).length;
+  await expect.poll(arrived, { timeout: 30_000 }).toBe(count);
 });
 
 for (const mode of ['refuse', 'stall', 'error500', 'rateLimit'] as const) {

@@ -22,7 +22,7 @@ export interface IngestRequest {
   receivedAt: number;
 }
 
-export type IngestMode = 'accept' | 'refuse' | 'stall' | 'error500' | 'rateLimit';
+export type IngestMode = 'accept' | 'slow' | 'refuse' | 'stall' | 'error500' | 'rateLimit';
 type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
 
 const pollMs = 100;
@@ -56,8 +56,9 @@ export class IngestClient {
     return (await this.call<{ requests: IngestRequest[] }>(`requests?since=${since}`)).requests;
   }
 
-  async setMode(mode: IngestMode, retryAfterSeconds?: number): Promise<void> {
-    await this.call('mode', { method: 'POST', body: JSON.stringify({ mode, retryAfterSeconds }) });
+  /** `retryAfterSeconds` is rateLimit's Retry-After; `delayMs` is how long slow waits before it accepts. */
+  async setMode(mode: IngestMode, retryAfterSeconds?: number, delayMs?: number): Promise<void> {
+    await this.call('mode', { method: 'POST', body: JSON.stringify({ mode, retryAfterSeconds, delayMs }) });
   }
 
   /** Waits for an item of a type that matches; fails after `timeoutMs` naming what did arrive. */

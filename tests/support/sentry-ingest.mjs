@@ -1,5 +1,5 @@
 // A local ingest that speaks the Sentry envelope protocol, for the end-to-end tests and benchmarks.
-// It records every envelope item and can refuse, stall, fail or rate-limit on command. Loopback only.
+// It records every envelope item and can answer slowly, refuse, stall, fail or rate-limit on command. Loopback only.
 // Control API on the same port under /__ingest/ (see tests/support/ingest.ts for the typed client).
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -12,7 +12,7 @@ let seq = 0;
 let items = [];
 /** @type {Array<Record<string, unknown>>} */
 let requests = [];
-let mode = { mode: 'accept', retryAfterSeconds: 60 };
+let mode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
 /** @type {Set<import('node:http').ServerResponse>} */
 const stalled = new Set();
 
@@ -100,6 +100,8 @@ async function handleEnvelope(req, res, projectId) {
     res.on('close', () => stalled.delete(res));
     return;
   }
+  // Slow: accepts, after a delay like a distant ingest's, so that envelopes pile up in the sender.
+  if (mode.mode === 'slow') await new Promise((done) => setTimeout(done, mode.delayMs));
   if (mode.mode === 'error500') return sendJson(res, 500, { detail: 'ingest failing on purpose' });
   if (mode.mode === 'rateLimit') {
     const seconds = String(mode.retryAfterSeconds);
@@ -139,17 +141,21 @@ async function handleControl(req, res, url) {
       return sendJson(res, 200, { seq, requests: requests.filter((r) => r.seq > since) });
     case 'POST /__ingest/mode': {
       const next = JSON.parse((await readBody(req)).toString('utf8') || '{}');
-      if (!['accept', 'refuse', 'stall', 'error500', 'rateLimit'].includes(next.mode)) {
+      if (!['accept', 'slow', 'refuse', 'stall', 'error500', 'rateLimit'].includes(next.mode)) {
         return sendJson(res, 400, { detail: `unknown mode ${next.mode}` });
       }
-      mode = { mode: next.mode, retryAfterSeconds: Number(next.retryAfterSeconds ?? 60) };
+      mode = {
+        mode: next.mode,
+        retryAfterSeconds: Number(next.retryAfterSeconds ?? 60),
+        delayMs: Number(next.delayMs ?? 500),
+      };
       if (mode.mode !== 'stall') for (const r of stalled) r.destroy();
       return sendJson(res, 200, { mode: mode.mode, seq });
     }
     case 'POST /__ingest/reset':
       items = [];
       requests = [];
-      mode = { mode: 'accept', retryAfterSeconds: 60 };
+      mode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
       for (const r of stalled) r.destroy();
       return sendJson(res, 200, { seq });
     default:
