@@ -1,6 +1,7 @@
 // `npm run bench:load`: a bounded load test of the production build with reporting on (loopback only).
 // 60 s at 50 connections across a static page, a getServerSideProps page and an API route; then 15 s idle.
-// Fails (exit 1) on any error or non-2xx answer, or when memory does not settle after the load.
+// Fails (exit 1) on any error or non-2xx answer, on a transaction that did not reach the ingest (spec §1: 100% traced),
+// or when memory does not settle after the load.
 //
 //   npm run bench:load                       # build, then load
 //   npm run bench:load -- --skip-build --seconds 20 --connections 50
@@ -16,6 +17,7 @@ const seconds = option('seconds', 60);
 const connections = option('connections', 50);
 
 const ingest = startIngest(3298);
+const ingestControl = 'http://127.0.0.1:3298/__ingest';
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-load' };
 if (!args.includes('--skip-build')) {
   console.log('building …');
@@ -28,6 +30,7 @@ const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);
 try {
   await autocannon({ url: `${origin}/api/health`, connections: 10, duration: 3 }); // warm-up
   const before = rssMb(server.pid);
+  const since = (await (await fetch(`${ingestControl}/health`)).json()).seq;
   console.log(`loading ${origin} for ${seconds} s at ${connections} connections …`);
   const result = await autocannon({
     url: origin,
@@ -39,6 +42,11 @@ try {
   await sleep(15_000);
   const after = rssMb(server.pid);
   const failures = result.errors + result.timeouts + result.non2xx;
+  const paths = new Set(['/examples/new', '/examples/42', '/api/health']);
+  const { items } = await (await fetch(`${ingestControl}/items?since=${since}&type=transaction`)).json();
+  // autocannon stops with a request in flight on each connection, which the server still finishes and reports.
+  const transactions = items.filter((item) => paths.has(item.payload?.request?.url)).length;
+  const lost = Math.max(0, result.requests.total - transactions);
   console.table({
     requests: { value: result.requests.total },
     'req/s (mean)': { value: Math.round(result.requests.average) },
@@ -46,13 +54,19 @@ try {
     'p99 ms': { value: result.latency.p99 },
     'max ms': { value: result.latency.max },
     'errors + timeouts + non-2xx': { value: failures },
+    'transactions received': { value: transactions },
     'RSS before load MB': { value: Math.round(before) },
     'RSS peak MB': { value: Math.round(peak) },
     'RSS 15 s after load MB': { value: Math.round(after) },
   });
   const settled = after <= peak;
-  if (failures > 0 || !settled) {
-    console.error(failures > 0 ? `${failures} requests failed.` : 'Memory kept growing after the load.');
+  const problems = [
+    failures > 0 && `${failures} requests failed.`,
+    lost > 0 && `${lost} transactions did not reach the ingest.`,
+    !settled && 'Memory kept growing after the load.',
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    console.error(problems.join(' '));
     process.exitCode = 1;
   }
 } finally {
