@@ -8,14 +8,27 @@ import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-/** The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped. */
+/**
+ * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped.
+ * `mark()` is its sequence number now; `transactionsFor(since, paths)` counts the transactions of requests to those
+ * paths that arrived after a mark.
+ */
 export function startIngest(port) {
   const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
     stdio: 'ignore',
     env: { ...process.env, INGEST_PORT: String(port) },
   });
   process.on('exit', () => ingest.kill());
-  return { dsn: `http://public@127.0.0.1:${port}/1`, stop: () => ingest.kill() };
+  const control = `http://127.0.0.1:${port}/__ingest`;
+  return {
+    dsn: `http://public@127.0.0.1:${port}/1`,
+    stop: () => ingest.kill(),
+    mark: async () => (await (await fetch(`${control}/health`)).json()).seq,
+    transactionsFor: async (since, paths) => {
+      const { items } = await (await fetch(`${control}/items?since=${since}&type=transaction`)).json();
+      return items.filter((item) => paths.includes(item.payload?.request?.url)).length;
+    },
+  };
 }
 
 /** `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took. */

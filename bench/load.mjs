@@ -17,7 +17,7 @@ const seconds = option('seconds', 60);
 const connections = option('connections', 50);
 
 const ingest = startIngest(3298);
-const ingestControl = 'http://127.0.0.1:3298/__ingest';
+const paths = ['/examples/new', '/examples/42', '/api/health'];
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-load' };
 if (!args.includes('--skip-build')) {
   console.log('building …');
@@ -30,22 +30,20 @@ const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);
 try {
   await autocannon({ url: `${origin}/api/health`, connections: 10, duration: 3 }); // warm-up
   const before = rssMb(server.pid);
-  const since = (await (await fetch(`${ingestControl}/health`)).json()).seq;
+  const since = await ingest.mark();
   console.log(`loading ${origin} for ${seconds} s at ${connections} connections …`);
   const result = await autocannon({
     url: origin,
     connections,
     duration: seconds,
-    requests: [{ path: '/examples/new' }, { path: '/examples/42' }, { path: '/api/health' }],
+    requests: paths.map((path) => ({ path })),
   });
   const peak = Math.max(...memory);
   await sleep(15_000);
   const after = rssMb(server.pid);
   const failures = result.errors + result.timeouts + result.non2xx;
-  const paths = new Set(['/examples/new', '/examples/42', '/api/health']);
-  const { items } = await (await fetch(`${ingestControl}/items?since=${since}&type=transaction`)).json();
   // autocannon stops with a request in flight on each connection, which the server still finishes and reports.
-  const transactions = items.filter((item) => paths.has(item.payload?.request?.url)).length;
+  const transactions = await ingest.transactionsFor(since, paths);
   const lost = Math.max(0, result.requests.total - transactions);
   console.table({
     requests: { value: result.requests.total },

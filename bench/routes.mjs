@@ -19,9 +19,7 @@ const connections = Number(option('connections', 20));
 const reporting = option('reporting', dir === '.' ? 'on' : 'off') === 'on';
 const routes = ['/examples/new', '/examples/42', '/api/health'];
 
-const ingestPort = 3299;
-const ingest = startIngest(ingestPort);
-const control = `http://127.0.0.1:${ingestPort}/__ingest`;
+const ingest = startIngest(3299);
 const dsn = reporting ? ingest.dsn : '';
 const { server, origin } = await start(dir, 3203, {
   SENTRY_DSN: dsn,
@@ -33,12 +31,15 @@ const rows = [];
 const idleRssMb = rssMb(server.pid);
 try {
   for (const path of routes) {
-    const before = (await (await fetch(`${control}/health`)).json()).seq;
+    const since = await ingest.mark();
     const result = await load(origin, path, server.pid, { connections, seconds });
     // The route's transactions from the warm-up and the load, against the answers autocannon counted. autocannon stops
     // with a request in flight on each connection, which the server still finishes and reports: so at least as many.
-    await sleep(3000);
-    const { items } = await (await fetch(`${control}/items?since=${before}&type=transaction`)).json();
+    let transactions;
+    if (reporting) {
+      await sleep(3000);
+      transactions = await ingest.transactionsFor(since, [path]);
+    }
     rows.push({
       path,
       'req/s': Math.round(result.rps),
@@ -46,11 +47,9 @@ try {
       'server CPU ms/request': result.cpuMsPerRequest?.toFixed(2),
       'peak RSS MB': Math.round(result.peakRssMb),
       'errors / non-2xx': result.errors,
-      ...(reporting
+      ...(transactions !== undefined
         ? {
-            'transactions / answers counted': `${items.filter((item) => item.payload?.request?.url === path).length} / ${
-              result.warmUpRequests + result.requests
-            }`,
+            'transactions / answers counted': `${transactions} / ${result.warmUpRequests + result.requests}`,
           }
         : {}),
     });

@@ -12,7 +12,9 @@ let seq = 0;
 let items = [];
 /** @type {Array<Record<string, unknown>>} */
 let requests = [];
-let mode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
+/** The mode at start and after a reset: accept everything at once. */
+const acceptMode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
+let mode = acceptMode;
 /** @type {Set<import('node:http').ServerResponse>} */
 const stalled = new Set();
 
@@ -155,7 +157,7 @@ async function handleControl(req, res, url) {
     case 'POST /__ingest/reset':
       items = [];
       requests = [];
-      mode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
+      mode = acceptMode;
       for (const r of stalled) r.destroy();
       return sendJson(res, 200, { seq });
     default:
