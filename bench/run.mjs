@@ -131,6 +131,9 @@ try {
         record(name, 'Lighthouse LCP / ms', lh.lcpMs);
         record(name, 'Lighthouse TBT / ms', lh.tbtMs);
         record(name, 'Lighthouse total bytes / KB', lh.totalKb);
+        const desktop = await lighthouse(`${origin}/`, 'desktop');
+        record(name, 'Lighthouse desktop performance /', desktop.score);
+        record(name, 'Lighthouse desktop TBT / ms', desktop.tbtMs);
         if (name === 'app') {
           // What loading the SDK after the page costs in coverage: how long after navigation each part starts.
           for (let i = 0; i < 3; i++) {
