@@ -7,13 +7,8 @@
 //   npm run bench:frames -- --dist .next-x --loads 5 --slowdown 4
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
-import { start, startIngest } from './lib.mjs';
+import { option, start, startIngest } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
 const loads = Number(option('loads', 3));
 const slowdown = Number(option('slowdown', 4));
 

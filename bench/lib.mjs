@@ -8,6 +8,12 @@ import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+/** A benchmark's command-line option: the word after `--name`, or the fallback. */
+export function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1];
+}
+
 /**
  * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped.
  * `mark()` is its sequence number now; `transactionsFor(since, paths)` counts the transactions of requests to those

@@ -6,13 +6,8 @@
 //   npm run bench:routes -- --dist .next-bench --reporting off
 //   npm run bench:routes -- --dir bench/baseline           # the bare baseline (built in its own .next)
 //   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
-import { load, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
 const dir = option('dir', '.');
 const seconds = Number(option('seconds', 6));
 const connections = Number(option('connections', 20));

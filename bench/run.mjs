@@ -13,9 +13,10 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import {
+  build as nextBuild,
   lighthouse,
   load,
-  build as nextBuild,
+  option,
   reportingStart,
   rssMb,
   sleep,
@@ -24,10 +25,6 @@ import {
 } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1];
-};
 const rounds = Number(option('rounds', 2));
 const seconds = Number(option('seconds', 10));
 const connections = Number(option('connections', 20));
