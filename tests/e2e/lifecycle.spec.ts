@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mjs';
 import { thrownException } from '../support/ingest';
+import { freePort } from '../support/cluster';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 
@@ -27,7 +28,7 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
   ingest,
   since,
 }) => {
-  const port = 3104;
+  const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const server = spawn('node', ['scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '1' },

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { freePort } from '../support/cluster';
 import { thrownException } from '../support/ingest';
 import { expect, test } from './fixtures';
 
@@ -42,7 +43,7 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
 });
 
 test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest, since }) => {
-  const port = 3102;
+  const port = await freePort();
   const server = spawn('node', ['scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
     stdio: 'ignore',
