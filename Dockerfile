@@ -1,8 +1,10 @@
-# The production image: the standalone server (scripts/build.mjs) on Node 20, as a non-root user.
+# The production image: the standalone server (scripts/build.mjs) on the Node.js release in .nvmrc, as a non-root user.
 # docker build --build-arg BUILD_ID=$(git rev-parse HEAD) --build-arg NEXT_PUBLIC_SENTRY_DSN=… -t web-foundation .
 # docker run -p 3000:3000 -e SENTRY_DSN=… web-foundation
 
-FROM node:20-bookworm-slim AS build
+# Keep NODE_VERSION equal to .nvmrc (tests/unit/node-version.test.ts checks it).
+ARG NODE_VERSION=26.10.0
+FROM node:${NODE_VERSION}-slim AS build
 WORKDIR /app
 # Build-time values: the build's name (there is no .git in the image) and what the browser bundle inlines.
 ARG BUILD_ID
@@ -17,7 +19,7 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:${NODE_VERSION}-slim
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 COPY --from=build --chown=node:node /app/.next/standalone ./

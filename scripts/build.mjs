@@ -2,6 +2,9 @@
 // <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
 import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 const { status } = spawnSync('node', ['node_modules/next/dist/bin/next', 'build', ...process.argv.slice(2)], {

@@ -2,6 +2,9 @@
 // PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
 
 const standalone = `${process.env.NEXT_DIST_DIR || '.next'}/standalone`;
 

@@ -2,6 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv } from '../tests/support/e2e-env.mjs';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
 
 const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });

@@ -15,7 +15,7 @@ export function rawRequest(port: number, host: string, bytes: string | Buffer, t
     // `Connection: close`, or is malformed enough that the server answers and closes.
     const socket = connect(port, host, () => socket.write(bytes));
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('latin1');

@@ -1,0 +1,31 @@
+// The Node.js release line the project runs on is named once, in .nvmrc; npm start, build, dev and test refuse an
+// older one with one sentence, instead of a stack trace or a warning deep inside Next or React.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The version in .nvmrc, e.g. "26.10.0". */
+export const wantedNode = readFileSync(new URL('../.nvmrc', import.meta.url), 'utf8')
+  .trim()
+  .replace(/^v/, '');
+
+/** Why `found` cannot run the project, or undefined when its major release is `wanted`'s or newer. */
+export function nodeVersionProblem(found, wanted = wantedNode) {
+  const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
+  if (major(found) >= major(wanted)) return undefined;
+  return (
+    `This project needs Node.js ${major(wanted)} or newer (.nvmrc names ${wanted}), but this is Node.js ${found}: ` +
+    'run `nvm install` or `fnm use` in the project folder, or install Node.js ' +
+    `${major(wanted)} another way, then try again.`
+  );
+}
+
+/** Stops the process with that sentence on an older Node.js. */
+export function requireSupportedNode() {
+  const problem = nodeVersionProblem(process.versions.node);
+  if (!problem) return;
+  console.error(problem);
+  process.exit(1);
+}
+
+// `node scripts/node-version.mjs`: the check on its own (npm run dev runs it before Next's dev server).
+if (process.argv[1] === fileURLToPath(import.meta.url)) requireSupportedNode();

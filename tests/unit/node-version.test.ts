@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { nodeVersionProblem, wantedNode } from '../../scripts/node-version.mjs';
+
+const major = (range: string) => Number(/\d+/.exec(range)?.[0]);
+
+describe('the Node.js release line (.nvmrc)', () => {
+  it('is named once and everything agrees with it: engines, @types/node, the Dockerfile', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(wantedNode).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(major(pkg.engines.node)).toBe(major(wantedNode));
+    expect(major(pkg.devDependencies['@types/node'])).toBe(major(wantedNode));
+    expect(readFileSync('Dockerfile', 'utf8')).toContain(`ARG NODE_VERSION=${wantedNode}\n`);
+  });
+
+  it('this test run is on it', () => {
+    expect(nodeVersionProblem(process.versions.node)).toBeUndefined();
+  });
+
+  it('refuses an older major with one sentence naming both versions', () => {
+    const problem = nodeVersionProblem('20.20.2', '26.10.0');
+    expect(problem).toBe(
+      'This project needs Node.js 26 or newer (.nvmrc names 26.10.0), but this is Node.js 20.20.2: run `nvm install` ' +
+        'or `fnm use` in the project folder, or install Node.js 26 another way, then try again.',
+    );
+    expect(problem).not.toContain('\n');
+  });
+
+  it('accepts the same major at another patch, and newer majors', () => {
+    expect(nodeVersionProblem('26.0.0', '26.10.0')).toBeUndefined();
+    expect(nodeVersionProblem('v28.1.0', '26.10.0')).toBeUndefined();
+  });
+});
