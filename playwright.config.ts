@@ -26,9 +26,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'app', testIgnore: /ingest-faults/ },
+    { name: 'app', testIgnore: /ingest-faults|server-log/ },
     // Switches the shared ingest into failure modes, so it runs alone, after everything else.
     { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app'] },
+    // Reads what the server printed over the whole suite, so it runs last.
+    { name: 'server log', testMatch: /server-log/, dependencies: ['ingest faults'] },
   ],
   webServer: [
     {
@@ -41,7 +43,7 @@ export default defineConfig({
     },
     {
       // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.
-      command: 'node scripts/start.mjs',
+      command: 'node tests/support/logged-server.mjs',
       url: `${appOrigin}/api/health`,
       env: e2eServerEnv,
       reuseExistingServer: false,

@@ -11,3 +11,4 @@ export declare const e2eBuildEnv: Record<string, string>;
 export declare const nextReleaseBuildEnv: { NEXT_DIST_DIR: string; BUILD_ID: string } & Record<string, string>;
 export declare const rebuildEnv: { NEXT_DIST_DIR: string } & Record<string, string>;
 export declare const e2eServerEnv: Record<string, string>;
+export declare const serverLogFile: string;

@@ -33,6 +33,9 @@ export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-n
 /** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
+/** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs). */
+export const serverLogFile = '.test-results/e2e-server.log';
+
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {
   NEXT_DIST_DIR: e2eDistDir,
