@@ -23,6 +23,7 @@ const eslintConfig = [
       'test-results/**',
       'playwright-report/**',
       'bench/baseline/.next/**',
+      'bench/.baseline-no-proxy/**',
     ],
   },
 ];

@@ -1,13 +1,14 @@
-// `npm run bench`: the app against a bare Next.js baseline, alternating A B A B so that machine noise cancels.
-// Prints a table of ratios (app / baseline) with the raw figures. Loopback only; every load is bounded in time.
+// `npm run bench`: the app against a bare Next.js baseline with the spec's proxy, and that baseline without its proxy,
+// alternating A B C A B C so that machine noise cancels. Prints a table of ratios (app / baseline) with the raw figures.
+// Loopback only; every load is bounded in time.
 //
-//   npm run bench                       # build both, 2 rounds of 10 s per route
+//   npm run bench                       # build all three, 2 rounds of 10 s per route
 //   npm run bench -- --rounds 3 --seconds 15 --connections 20
 //   npm run bench -- --skip-build       # reuse the last builds
 //   npm run bench -- --json bench/results/latest.json   # also write the figures
 //   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -33,10 +34,20 @@ const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
 
+/** bench/baseline without its proxy.js, copied beside it so that it resolves the same node_modules. */
+const bareDir = 'bench/.baseline-no-proxy';
+function copyBare() {
+  rmSync(bareDir, { recursive: true, force: true });
+  cpSync('bench/baseline', bareDir, { recursive: true, filter: (src) => !/[/\\](proxy\.js|\.next)$/.test(src) });
+}
+
 const ingest = startIngest(3299);
 const ingestDsn = ingest.dsn;
 
 const targets = {
+  // The bare app without the spec's proxy: only to show what the proxy itself costs (its own column).
+  bare: { dir: bareDir, port: 3200, env: {} },
+  // The baseline: a bare app with the same routes and the spec's proxy matcher. Every ratio is against it.
   baseline: { dir: 'bench/baseline', port: 3201, env: {} },
   app: {
     dir: '.',
@@ -105,23 +116,38 @@ async function soakTest(origin, pid) {
   };
 }
 
+const loadOptions = { connections, seconds };
+function recordLoad(name, route, result) {
+  record(name, `${route.name} req/s`, result.rps);
+  record(name, `${route.name} p50 ms`, result.p50);
+  record(name, `${route.name} p99 ms`, result.p99);
+  record(name, `${route.name} server CPU ms/request`, result.cpuMsPerRequest);
+  record(name, `${route.name} errors`, result.errors);
+  record(name, 'peak RSS under load MB', result.peakRssMb);
+}
+
 const soak = {};
-const figures = { baseline: {}, app: {} };
+const figures = { bare: {}, baseline: {}, app: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
 
 try {
   if (!skipBuild) {
-    for (const name of ['baseline', 'app']) {
+    copyBare();
+    for (const name of ['bare', 'baseline', 'app']) {
       console.log(`building ${name} …`);
       record(name, 'build s', build(name));
     }
   }
   for (let round = 1; round <= rounds; round++) {
-    for (const name of ['baseline', 'app']) {
+    for (const name of ['bare', 'baseline', 'app']) {
       console.log(`round ${round}/${rounds}: ${name}`);
       const { server, origin } = await start(name);
       try {
         record(name, 'idle RSS MB', rssMb(server.pid));
+        if (name === 'bare') {
+          for (const route of routes) recordLoad(name, route, await load(origin, route.path, server.pid, loadOptions));
+          continue;
+        }
         for (const page of pages) record(name, `first-load JS ${page} (KB gzip)`, await firstLoadJs(origin, page));
         const lh = await lighthouse(`${origin}/`);
         record(name, 'Lighthouse performance /', lh.score);
@@ -141,13 +167,20 @@ try {
           }
         }
         for (const route of routes) {
-          const result = await load(origin, route.path, server.pid, { connections, seconds });
-          record(name, `${route.name} req/s`, result.rps);
-          record(name, `${route.name} p50 ms`, result.p50);
-          record(name, `${route.name} p99 ms`, result.p99);
-          record(name, `${route.name} server CPU ms/request`, result.cpuMsPerRequest);
-          record(name, `${route.name} errors`, result.errors);
-          record(name, 'peak RSS under load MB', result.peakRssMb);
+          const since = await ingest.mark();
+          const result = await load(origin, route.path, server.pid, loadOptions);
+          recordLoad(name, route, result);
+          if (name === 'app') {
+            // Spec §1: every transaction, counted at the ingest. autocannon stops with a request in flight on each
+            // connection, which the server still answers and reports: so at least as many as the answers counted.
+            await sleep(3000);
+            const delivered = await ingest.transactionsFor(since, [route.path]);
+            record(
+              name,
+              `${route.name} transactions delivered %`,
+              (100 * delivered) / (result.warmUpRequests + result.requests),
+            );
+          }
         }
       } finally {
         server.kill('SIGTERM');
@@ -176,6 +209,7 @@ const summary = (target) =>
       key.startsWith('peak') ? Math.max(...values) : median(values),
     ]),
   );
+const bare = summary('bare');
 const baseline = summary('baseline');
 const app = summary('app');
 const earlier = previous ? JSON.parse(readFileSync(previous, 'utf8')).app : undefined;
@@ -185,6 +219,7 @@ const rows = Object.keys(app).map((key) => {
   const ratio = baseline[key] ? app[key] / baseline[key] : undefined;
   return {
     figure: key,
+    'bare, no proxy': fmt(bare[key]),
     baseline: fmt(baseline[key]),
     app: fmt(app[key]),
     'app / baseline': ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
@@ -195,7 +230,9 @@ console.log(
   `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
 );
 console.log(
-  `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B A B); medians, peak RSS is the maximum.`,
+  `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B C A B C); medians, peak RSS is the maximum.\n` +
+    "baseline: a bare Next.js app with the same routes and the spec's proxy matcher (a proxy that sets a request id); " +
+    '"bare, no proxy": the same without proxy.js, to show what the proxy itself costs. Ratios are app / baseline.',
 );
 console.table(rows);
 if (soakSeconds > 0) {
@@ -209,7 +246,11 @@ if (jsonOut) {
   mkdirSync(dirname(jsonOut), { recursive: true });
   writeFileSync(
     jsonOut,
-    JSON.stringify({ date: new Date().toISOString(), rounds, seconds, connections, baseline, app, soak }, null, 2),
+    JSON.stringify(
+      { date: new Date().toISOString(), rounds, seconds, connections, bare, baseline, app, soak },
+      null,
+      2,
+    ),
   );
   console.log(`Figures written to ${jsonOut}`);
 }

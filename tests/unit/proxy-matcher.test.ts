@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../src/proxy';
@@ -37,5 +38,13 @@ describe('proxy matcher', () => {
     '/robots.txt',
   ])('excludes %s', (path) => {
     expect(matches(path)).toBe(false);
+  });
+});
+
+describe('the bench baseline (bench/baseline/proxy.js)', () => {
+  it('has the same matcher, so that its proxy pass costs what the spec asks of every app', () => {
+    const source = readFileSync('bench/baseline/proxy.js', 'utf8');
+    const literal = (pattern: string) => `'${pattern.replaceAll('\\', '\\\\')}'`;
+    expect(source).toContain(`matcher: [${config.matcher.map(literal).join(', ')}]`);
   });
 });
