@@ -1,8 +1,34 @@
 // The Node server's error reporter: started by instrumentation.ts register().
+import type { ServerResponse } from 'node:http';
 import * as Sentry from '@sentry/nextjs';
 import { reportingOn, serverReportingEnv } from './env';
+import { traceNextSpans } from './nextSpans';
 import { serverOptions } from './options';
+import { matchedRoute, routeTransactionName } from './serverRoutes';
 import { serverTransport, serverTransportOptions } from './serverTransport';
+
+/**
+ * One transaction per request from Sentry's own HTTP server instrumentation (Node's diagnostics channel), named after
+ * Next's route when the response ends. Spec §8 drops 404 transactions only; the SDK's default would drop 3xx, 401 and
+ * 403 too.
+ */
+const requestTransactions = Sentry.httpIntegration({
+  ignoreStatusCodes: [404],
+  onSpanCreated(span, request, response) {
+    const requestScope = Sentry.getIsolationScope();
+    // Registered before the SDK's own listener, which ends the span: the name and the tag are set first.
+    response.once('close', () => {
+      // The proxy's request id, as errors carry it, so that a transaction and a log line can be matched.
+      const requestId = (response as unknown as ServerResponse).getHeader('x-request-id');
+      if (typeof requestId === 'string') requestScope.setTag('request_id', requestId);
+      const route = matchedRoute(request);
+      const name = routeTransactionName(request.method, route);
+      if (!name) return;
+      span.updateName(name);
+      span.setAttributes({ 'http.route': route, 'sentry.segment.name.source': 'route' });
+    });
+  },
+});
 
 export function startServerReporting(): void {
   const env = serverReportingEnv(process.env);
@@ -14,10 +40,14 @@ export function startServerReporting(): void {
   }
   Sentry.init({
     ...serverOptions(env),
+    // No OpenTelemetry pipeline: the SDK's own spans, and only the Next spans that measure the app (nextSpans.ts).
+    enableOpenTelemetrySetup: false,
+    integrations: (defaults) => [...defaults.filter((i) => i.name !== 'Http'), requestTransactions],
     transport: serverTransport,
     // The init options type only knows the Node transport's options; the offline transport adds createStore.
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
   });
+  traceNextSpans();
   // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
   (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
     Sentry.flush(timeoutMs);

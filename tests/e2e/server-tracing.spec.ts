@@ -1,0 +1,109 @@
+import type { Event } from '@sentry/core';
+import { expect, test } from './fixtures';
+
+// Spec §1 (100% of transactions traced) on the server's lean path (src/observability/server.ts, nextSpans.ts): what
+// each request's transaction holds, proven by the envelopes that reach the local ingest.
+
+const traceOf = (t: Event) => t.contexts?.trace ?? { trace_id: undefined, op: undefined, data: undefined };
+const dataOf = (t: Event) => (traceOf(t).data ?? {}) as Record<string, unknown>;
+const spanNames = (t: Event) => (t.spans ?? []).map((s) => s.description);
+const incomingTraceId = '0af7651916cd43dd8448eb211c80319c';
+const incomingSpanId = 'b7ad6b7169203331';
+
+test('a getServerSideProps page: route name, status, request id, duration, continued trace, data-fetching span', async ({
+  request,
+  ingest,
+  since,
+}) => {
+  const response = await request.get('/examples/7', {
+    headers: {
+      'sentry-trace': `${incomingTraceId}-${incomingSpanId}-1`,
+      baggage: `sentry-trace_id=${incomingTraceId},sentry-environment=production,sentry-public_key=public,sentry-sampled=true,sentry-sample_rand=0.4`,
+    },
+  });
+  expect(response.status()).toBe(200);
+  const requestId = response.headers()['x-request-id'];
+  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  expect(transaction.transaction).toBe('GET /examples/[id]');
+  expect(transaction.transaction_info?.source).toBe('route');
+  expect(dataOf(transaction)['http.response.status_code']).toBe(200);
+  expect(traceOf(transaction)).toMatchObject({
+    op: 'http.server',
+    trace_id: incomingTraceId,
+    parent_span_id: incomingSpanId,
+  });
+  expect(transaction.timestamp! - transaction.start_timestamp!).toBeGreaterThan(0);
+  const dataFetching = transaction.spans?.find((s) => s.description === 'getServerSideProps /examples/[id]');
+  expect(dataFetching).toMatchObject({ op: 'function.nextjs', trace_id: incomingTraceId });
+});
+
+test("the page's meta tags carry the server's trace, so the browser's page load joins it", async ({
+  page,
+  ingest,
+  since,
+}) => {
+  const response = await page.goto('/examples/8');
+  const requestId = (await response?.headerValue('x-request-id')) ?? '';
+  const metaTrace = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
+  const server = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  expect(metaTrace?.split('-')[0]).toBe(traceOf(server).trace_id);
+  expect(await page.locator('meta[name="baggage"]').getAttribute('content')).toContain(
+    'sentry-transaction=GET%20%2Fexamples%2F%5Bid%5D',
+  );
+  const pageLoad = await ingest.waitForTransaction(
+    (t) => traceOf(t).op === 'pageload' && traceOf(t).trace_id === traceOf(server).trace_id,
+    { since },
+  );
+  expect(pageLoad.transaction).toBe('/examples/[id]');
+});
+
+test('an API route: its route, and a span for the handler', async ({ request, ingest, since }) => {
+  const response = await request.get('/api/health');
+  const requestId = response.headers()['x-request-id'];
+  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  expect(transaction.transaction).toBe('GET /api/health');
+  expect(spanNames(transaction)).toContain('executing api route (pages) /api/health');
+});
+
+test('page data fetched by the router is named after its route; on-demand getStaticProps gets its span', async ({
+  request,
+  ingest,
+  since,
+  token,
+}) => {
+  const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
+  const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`);
+  expect(data.status()).toBe(200);
+  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === data.headers()['x-request-id'], {
+    since,
+  });
+  expect(transaction.transaction).toBe('GET /examples/on-demand/[slug]');
+  expect(spanNames(transaction)).toContain('getStaticProps /examples/on-demand/[slug]');
+});
+
+test("a catch-all page and a static page are named after their routes; Next's own steps are not transactions", async ({
+  request,
+  ingest,
+  since,
+}) => {
+  const docs = await request.get('/examples/docs/guides/intro');
+  const staticPage = await request.get('/examples/new');
+  for (const [response, name] of [
+    [docs, 'GET /examples/docs/[...path]'],
+    [staticPage, 'GET /examples/new'],
+  ] as const) {
+    const requestId = response.headers()['x-request-id'];
+    expect((await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since })).transaction).toBe(
+      name,
+    );
+  }
+  // With OpenTelemetry's pipeline, every route module Next loaded became a transaction of its own.
+  await ingest.expectNone<Event>(
+    'transaction',
+    (t) => /^(load route module|resolve page components)/.test(t.transaction ?? ''),
+    {
+      since,
+      withinMs: 500,
+    },
+  );
+});
