@@ -1,5 +1,6 @@
 // The Node server's error reporter: started by instrumentation.ts register().
 import type { ServerResponse } from 'node:http';
+import type { Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import { reportingOn, serverReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
@@ -30,6 +31,20 @@ const requestTransactions = Sentry.httpIntegration({
   },
 });
 
+/** What the SDK adds to every event that says nothing about one request: errors keep it, transactions do without. */
+const errorContextOnly = new Set(['Context', 'Modules']);
+
+/** The integration, with its event processing applied to error events only. */
+function onErrorsOnly(integration: Integration): Integration {
+  const { processEvent } = integration;
+  if (!processEvent) return integration;
+  return {
+    ...integration,
+    processEvent: (event, hint, client) =>
+      event.type === 'transaction' ? event : processEvent.call(integration, event, hint, client),
+  };
+}
+
 export function startServerReporting(): void {
   const env = serverReportingEnv(process.env);
   if (!reportingOn(env)) {
@@ -42,7 +57,10 @@ export function startServerReporting(): void {
     ...serverOptions(env),
     // No OpenTelemetry pipeline: the SDK's own spans, and only the Next spans that measure the app (nextSpans.ts).
     enableOpenTelemetrySetup: false,
-    integrations: (defaults) => [...defaults.filter((i) => i.name !== 'Http'), requestTransactions],
+    integrations: (defaults) => [
+      ...defaults.filter((i) => i.name !== 'Http').map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
+      requestTransactions,
+    ],
     transport: serverTransport,
     // The init options type only knows the Node transport's options; the offline transport adds createStore.
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],

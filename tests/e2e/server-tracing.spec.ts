@@ -107,3 +107,17 @@ test("a catch-all page and a static page are named after their routes; Next's ow
     },
   );
 });
+
+test('process and module details go with errors, not with every transaction', async ({ request, ingest, since }) => {
+  const response = await request.get('/api/diagnostics/server-error');
+  const requestId = response.headers()['x-request-id'];
+  const error = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  expect(error.contexts?.app?.app_memory).toBeGreaterThan(0);
+  expect(error.contexts?.os).toBeDefined();
+  expect(Object.keys(error.modules ?? {})).toContain('next');
+  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  expect(transaction.transaction).toBe('GET /api/diagnostics/server-error');
+  expect(transaction.contexts?.app).toBeUndefined();
+  expect(transaction.modules).toBeUndefined();
+  expect(transaction.contexts?.runtime?.name).toBe('node');
+});
