@@ -45,9 +45,6 @@ export const ignoredSpans: NonNullable<NodeOptions['ignoreSpans']> = [
   { name: /(?:)/, attributes: { 'http.response.status_code': 404 } },
   // The browser names a not-found page load after Next's /404 page.
   /^\/404$/,
-  // Next runs proxy.ts as a request of its own, whose transaction always says 200 (a 404 included) and
-  // doubles the volume; the request's own transaction ("GET /route") is the one that counts.
-  { name: /^middleware /, op: 'middleware' },
 ];
 
 /** Server events carry the proxy's request id as a tag, so an event and a log line can be matched (X-Request-Id). */
