@@ -30,3 +30,17 @@ test('a width in neither list and an external URL are refused with 400', async (
   }
   expect((await request.get(image(640, 'https://example.com/x.png'), { headers: webp })).status()).toBe(400);
 });
+
+test("the home page's largest paint, the hero image, is discoverable in the HTML and fetched first", async ({
+  request,
+}) => {
+  const html = await (await request.get('/')).text();
+  const hero = /<img alt="A blue gradient"[^>]*>/.exec(html)?.[0] ?? '';
+  expect(hero).toContain('fetchPriority="high"');
+  expect(hero).not.toContain('loading="lazy"');
+  // One preload, itself at high priority, in the head: the browser starts the image before it parses the body.
+  const preloads = html.match(/<link rel="preload" as="image"[^>]*>/g) ?? [];
+  expect(preloads).toHaveLength(1);
+  expect(preloads[0]).toContain('fetchPriority="high"');
+  expect(html.indexOf(preloads[0]!)).toBeLessThan(html.indexOf('</head>'));
+});
