@@ -108,6 +108,8 @@ async function soakTest(origin, pid) {
 const soak = {};
 const figures = { baseline: {}, app: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
+/** Lighthouse audits that kept accessibility, best practices or SEO under 100, in any round. */
+const lighthouseMissed = new Set();
 
 try {
   if (!skipBuild) {
@@ -139,6 +141,7 @@ try {
           for (const id of ['accessibility', 'best-practices', 'seo']) {
             record(name, `Lighthouse ${preset} ${id} /`, result.categories[id]);
           }
+          for (const audit of result.missed) lighthouseMissed.add(`${name}, ${preset}: ${audit}`);
         }
         if (name === 'app') {
           // What loading the SDK after the page costs in coverage: how long after navigation each part starts.
@@ -207,6 +210,7 @@ console.log(
   `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B A B); medians, peak RSS is the maximum.`,
 );
 console.table(rows);
+if (lighthouseMissed.size > 0) console.log(`Lighthouse audits that cost points: ${[...lighthouseMissed].join('; ')}`);
 if (soakSeconds > 0) {
   console.log(
     `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +
