@@ -5,7 +5,8 @@ import { expect, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the home page, in the light and the dark colour scheme.
-// A product screen copies one line of this file: add its path to `directLoads` (and link it from the home page).
+// A product screen copies one line of this file: add its path to `directLoads` (and to `linkedFromHome` when the home
+// page links it).
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
 const rules = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
@@ -161,3 +162,24 @@ for (const href of linkedFromHome) {
     expect(csp).toEqual([]);
   });
 }
+
+test('motion: a transition or animation a screen adds is cut to a frame when reduced motion is asked for', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // What a product screen's stylesheet might add; `style-src` allows it, and the global reduced-motion rule wins.
+  await page.addStyleTag({ content: '.moving { transition: opacity 2s; animation: spin 3s infinite; }' });
+  const durations = () =>
+    page.evaluate(() => {
+      const element = document.createElement('div');
+      element.className = 'moving';
+      document.body.append(element);
+      const { transitionDuration, animationDuration } = getComputedStyle(element);
+      element.remove();
+      return { transitionDuration, animationDuration };
+    });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await durations()).toEqual({ transitionDuration: '2s', animationDuration: '3s' });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await durations()).toEqual({ transitionDuration: '1e-05s', animationDuration: '1e-05s' });
+});
