@@ -129,6 +129,8 @@ function recordLoad(name, route, result) {
 const soak = {};
 const figures = { bare: {}, baseline: {}, app: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
+/** Lighthouse audits that kept accessibility, best practices or SEO under 100, in any round. */
+const lighthouseMissed = new Set();
 
 try {
   if (!skipBuild) {
@@ -157,6 +159,16 @@ try {
         const desktop = await lighthouse(`${origin}/`, 'desktop');
         record(name, 'Lighthouse desktop performance /', desktop.score);
         record(name, 'Lighthouse desktop TBT / ms', desktop.tbtMs);
+        // Issue 17: accessibility, best practices and SEO read 100 on both presets.
+        for (const [preset, result] of [
+          ['mobile', lh],
+          ['desktop', desktop],
+        ]) {
+          for (const id of ['accessibility', 'best-practices', 'seo']) {
+            record(name, `Lighthouse ${preset} ${id} /`, result.categories[id]);
+          }
+          for (const audit of result.missed) lighthouseMissed.add(`${name}, ${preset}: ${audit}`);
+        }
         if (name === 'app') {
           // What loading the SDK after the page costs in coverage: how long after navigation each part starts.
           for (let i = 0; i < 3; i++) {
@@ -235,6 +247,7 @@ console.log(
     '"bare, no proxy": the same without proxy.js, to show what the proxy itself costs. Ratios are app / baseline.',
 );
 console.table(rows);
+if (lighthouseMissed.size > 0) console.log(`Lighthouse audits that cost points: ${[...lighthouseMissed].join('; ')}`);
 if (soakSeconds > 0) {
   console.log(
     `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +

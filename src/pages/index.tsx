@@ -1,7 +1,7 @@
-import Head from 'next/head';
 import Image from 'next/image';
 import Link from 'next/link';
 import hero from '../../public/hero.png';
+import { PageHead } from '../components/PageHead';
 
 const examples = [
   { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },
@@ -18,9 +18,10 @@ const examples = [
 export default function Home() {
   return (
     <main>
-      <Head>
-        <title>Home</title>
-      </Head>
+      <PageHead
+        title="Home"
+        description="Reference pages for the app's routing: dynamic and catch-all routes, page data, the route announcer and the error pages."
+      />
       <h1>Home</h1>
       <Image
         src={hero}

@@ -1,7 +1,7 @@
 import type { GetServerSideProps } from 'next';
-import Head from 'next/head';
 import Link from 'next/link';
 import { useState } from 'react';
+import { PageHead } from '../../components/PageHead';
 import { serverEnv } from '../../config/env';
 
 export const getServerSideProps: GetServerSideProps = async () =>
@@ -18,9 +18,10 @@ export default function Diagnostics() {
 
   return (
     <main>
-      <Head>
-        <title>Diagnostics</title>
-      </Head>
+      <PageHead
+        title="Diagnostics"
+        description="Operators' page: raise errors on purpose to check that this deployment reports them."
+      />
       <h1>Diagnostics</h1>
       <p>Each button raises an error on purpose, so that you can see it arrive at the error reporter.</p>
       <p>

@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import Head from 'next/head';
+import { PageHead } from '../../components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 import { requestIdOf } from '../../server/api';
 
@@ -15,9 +15,10 @@ export const getServerSideProps: GetServerSideProps<Props, { id: string }> = asy
 export default function Example({ id, requestId }: Props) {
   return (
     <ReferencePage>
-      <Head>
-        <title>{`Example ${id}`}</title>
-      </Head>
+      <PageHead
+        title={`Example ${id}`}
+        description={`Reference page: the dynamic segment /examples/[id] filled in with "${id}", with page data from getServerSideProps.`}
+      />
       <h1>Dynamic segment</h1>
       <p>
         The <code>id</code> segment is <strong data-testid="segment">{id}</strong>.

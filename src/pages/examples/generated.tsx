@@ -1,5 +1,5 @@
 import type { GetStaticProps } from 'next';
-import Head from 'next/head';
+import { PageHead } from '../../components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 
 interface Props {
@@ -15,9 +15,10 @@ export const getStaticProps: GetStaticProps<Props> = async () => ({
 export default function Generated({ generatedAt }: Props) {
   return (
     <ReferencePage>
-      <Head>
-        <title>Generated page</title>
-      </Head>
+      <PageHead
+        title="Generated page"
+        description="Reference page: page data generated at build time with getStaticProps and revalidated every minute."
+      />
       <h1>Static page data</h1>
       <p>
         Generated at <time data-testid="generated-at">{generatedAt}</time>; after a client-side navigation here the

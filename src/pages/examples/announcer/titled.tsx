@@ -1,12 +1,13 @@
-import Head from 'next/head';
+import { PageHead } from '../../../components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
 
 export default function Titled() {
   return (
     <ReferencePage>
-      <Head>
-        <title>Announcer: titled page</title>
-      </Head>
+      <PageHead
+        title="Announcer: titled page"
+        description="Reference page: the route announcer reads this page's title after a navigation."
+      />
       <h1>A heading the announcer does not read</h1>
     </ReferencePage>
   );

@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import Head from 'next/head';
+import { PageHead } from '../../../components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
 
 interface Props {
@@ -13,9 +13,10 @@ export const getServerSideProps: GetServerSideProps<Props, { path: string[] }> =
 export default function Docs({ path }: Props) {
   return (
     <ReferencePage>
-      <Head>
-        <title>{`Docs: ${path.join('/')}`}</title>
-      </Head>
+      <PageHead
+        title={`Docs: ${path.join('/')}`}
+        description="Reference page: the catch-all route /examples/docs/[...path], listing the path's segments."
+      />
       <h1>Catch-all route</h1>
       <ol data-testid="segments">
         {path.map((segment, index) => (

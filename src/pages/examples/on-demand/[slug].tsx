@@ -1,6 +1,6 @@
 import type { GetStaticPaths, GetStaticProps } from 'next';
-import Head from 'next/head';
 import { useRouter } from 'next/router';
+import { PageHead } from '../../../components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
 
 interface Props {
@@ -20,9 +20,10 @@ export default function OnDemand({ slug, generatedAt }: Props) {
   const { isFallback } = useRouter();
   return (
     <ReferencePage>
-      <Head>
-        <title>{isFallback ? 'Loading…' : `On demand: ${slug}`}</title>
-      </Head>
+      <PageHead
+        title={isFallback ? 'Loading…' : `On demand: ${slug}`}
+        description="Reference page: page data generated on its first request (a getStaticPaths fallback), then served as a static page."
+      />
       <h1>Page data generated on first request</h1>
       {isFallback ? (
         <p role="status">Loading the page data…</p>
