@@ -15,6 +15,24 @@ export const offlineQueueSize = 60;
  * transaction still starts at the navigation (the SDK dates it from the time origin), and web vitals and resource
  * timings are read from the browser's buffer.
  */
+/**
+ * The SDK's default browser integrations this app leaves out, each costing start-up or every call and giving the spec
+ * and its users nothing they need (README, "Browser integrations"):
+ * - BrowserApiErrors wraps setTimeout, setInterval, requestAnimationFrame, XMLHttpRequest and addEventListener on
+ *   dozens of prototypes, for stack details of errors the global handlers report anyway (the app's scripts are
+ *   same-origin, so the browser gives them their full message and stack);
+ * - FunctionToString only undoes those wrappers' names;
+ * - CultureContext reads the locale and time zone into every event, and its first Intl call loads the locale's data
+ *   (13 ms on the bench machine, four times that on a slow phone);
+ * - ConversationId tags events with an AI conversation id, which this app has none of.
+ */
+export const leftOutIntegrations = new Set([
+  'BrowserApiErrors',
+  'FunctionToString',
+  'CultureContext',
+  'ConversationId',
+]);
+
 export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): void {
   const integrations = [Sentry.browserTracingIntegration(browserTracingOptions)];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
@@ -25,7 +43,7 @@ export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): voi
   }
   Sentry.init({
     ...browserOptions(env),
-    integrations,
+    integrations: (defaults) => [...defaults.filter((i) => !leftOutIntegrations.has(i.name)), ...integrations],
     // Error events that cannot be sent (network failure) wait in IndexedDB, and the next page load sends them.
     // Only errors take a place in the queue (replays always do, by the SDK's design): traces of an outage can go.
     transport: Sentry.makeBrowserOfflineTransport(Sentry.makeFetchTransport),
@@ -35,9 +53,6 @@ export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): voi
       shouldStore: (envelope: Envelope) => envelope[1].some(([item]) => item.type === 'event'),
     } as Sentry.BrowserOptions['transportOptions'],
   });
-  // The culture context's first Intl.DateTimeFormat loads the locale's data (13 ms on the bench machine, four times
-  // that on a slow phone); paid in a task of its own, it stays out of the page-load transaction's long task.
-  void nextTask().then(() => Intl.DateTimeFormat().resolvedOptions());
   for (const { error, handler } of held) {
     Sentry.captureException(error, { mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` } });
   }

@@ -288,3 +288,37 @@ test('a production build serves no source maps', async ({ page, request }) => {
     expect((await request.get(`${new URL(script).pathname}.map`)).status()).toBe(404);
   }
 });
+
+test('the browser runs the integrations the spec and its users need, and none of those left out', async ({ page }) => {
+  await page.goto('/');
+  await waitForReporting(page);
+  const names = await page.evaluate(() => {
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<
+          string,
+          { defaultCurrentScope?: { getClient(): { getOptions(): { integrations: { name: string }[] } } | undefined } }
+        >;
+      }
+    ).__SENTRY__;
+    const client = Object.values(carrier ?? {})
+      .map((v) => v?.defaultCurrentScope?.getClient())
+      .find(Boolean);
+    return client?.getOptions().integrations.map((i) => i.name) ?? [];
+  });
+  for (const needed of [
+    'EventFilters',
+    'GlobalHandlers',
+    'LinkedErrors',
+    'Breadcrumbs',
+    'Dedupe',
+    'HttpContext',
+    'BrowserSession',
+    'BrowserTracing',
+  ]) {
+    expect(names).toContain(needed);
+  }
+  for (const leftOut of ['BrowserApiErrors', 'FunctionToString', 'CultureContext', 'ConversationId']) {
+    expect(names).not.toContain(leftOut);
+  }
+});
