@@ -47,3 +47,28 @@ export async function browserClientOptions(page: Page): Promise<Record<string, u
     return JSON.parse(JSON.stringify(options, (_key, value) => (value instanceof RegExp ? String(value) : value)));
   });
 }
+
+/** Waits until session replay has started recording (its integration is set up and its session stored). */
+export async function waitForReplay(page: Page): Promise<void> {
+  await waitForReporting(page);
+  await page.waitForFunction(() => {
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<
+          string,
+          { defaultCurrentScope?: { getClient(): { getIntegrationByName(n: string): unknown } | undefined } }
+        >;
+      }
+    ).__SENTRY__;
+    const replay = Object.values(carrier ?? {}).some((v) =>
+      v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
+    );
+    return replay && sessionStorage.getItem('sentryReplaySession') !== null;
+  });
+}
+
+/** Slows the page's CPU down `rate` times through the DevTools protocol, as a slow phone or a loaded CI machine. */
+export async function slowDownCpu(page: Page, rate: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
