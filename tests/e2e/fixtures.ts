@@ -1,4 +1,5 @@
 import { test as base, type Page } from '@playwright/test';
+import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { IngestClient } from '../support/ingest';
 
 /** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */
@@ -72,3 +73,24 @@ export async function slowDownCpu(page: Page, rate: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }
+
+/**
+ * The bound the guard promises, from the click to the page leaving: its deadline (3.8 s + 0.2 s after Next's
+ * routeChangeStart) and 0.3 s for the click's way to the router and a timer's lateness on a busy main thread.
+ */
+export const guaranteedWithinMs = fullNavigationAfterMs + 300;
+
+/** Records, in the page's own clock, when the next click happens and when the page starts to leave. */
+export async function markClickAndLeave(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    addEventListener('click', () => sessionStorage.setItem('clickedAt', String(Date.now())), {
+      capture: true,
+      once: true,
+    });
+    addEventListener('beforeunload', () => sessionStorage.setItem('leftAt', String(Date.now())));
+  });
+}
+
+/** Milliseconds from the click to the start of the full navigation, read in the page the navigation reached. */
+export const clickToLeave = (page: Page) =>
+  page.evaluate(() => Number(sessionStorage.getItem('leftAt')) - Number(sessionStorage.getItem('clickedAt')));

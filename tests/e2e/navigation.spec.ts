@@ -1,17 +1,19 @@
 import type { Locator, Page, Request, Route } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { routeLoadTimeoutMs } from '../../src/config/spec';
-import { expect, test, waitForReplay, waitForReporting } from './fixtures';
+import {
+  clickToLeave,
+  expect,
+  guaranteedWithinMs,
+  markClickAndLeave,
+  test,
+  waitForReplay,
+  waitForReporting,
+} from './fixtures';
 
 // Issue 16: a real pointer click on a link whose route's scripts stall ends, within the spec's route load time-out
 // (3.8 s) and the guard's margin, in a full navigation to the target, once, with or without the browser SDK running
 // (src/client/navigationGuard.ts, docs/navigation-reliability.md).
-
-/**
- * The bound the guard promises, from the click to the page leaving: its deadline (3.8 s + 0.2 s after Next's
- * routeChangeStart) and 0.3 s for the click's way to the router and a timer's lateness on a busy main thread.
- */
-export const guaranteedWithinMs = fullNavigationAfterMs + 300;
 
 /**
  * The paths of a route's scripts, from Next's build manifest (requests add the `?dpl=` token: compare paths), read
@@ -100,21 +102,6 @@ async function holdReporting(page: Page) {
     release: () => Promise.all(held.map((route) => route.abort().catch(() => {}))),
   };
 }
-
-/** Records, in the page's own clock, when the next click happens and when the page starts to leave. */
-async function markClickAndLeave(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    addEventListener('click', () => sessionStorage.setItem('clickedAt', String(Date.now())), {
-      capture: true,
-      once: true,
-    });
-    addEventListener('beforeunload', () => sessionStorage.setItem('leftAt', String(Date.now())));
-  });
-}
-
-/** Milliseconds from the click to the start of the full navigation, read in the page the navigation reached. */
-const clickToLeave = (page: Page) =>
-  page.evaluate(() => Number(sessionStorage.getItem('leftAt')) - Number(sessionStorage.getItem('clickedAt')));
 
 /** Clicks the link with the pointer, then waits for the full navigation to `path`, loaded. */
 async function clickAndLand(page: Page, link: Locator, path: string): Promise<number> {
