@@ -80,17 +80,26 @@ export async function slowDownCpu(page: Page, rate: number): Promise<void> {
  */
 export const guaranteedWithinMs = fullNavigationAfterMs + 300;
 
-/** Records, in the page's own clock, when the next click happens and when the page starts to leave. */
+/**
+ * Records, in the page's own clock, when the pointer next enters a link (Next's Link starts loading its route on
+ * hover), when the click comes (the navigation starts) and when the page starts to leave.
+ */
 export async function markClickAndLeave(page: Page): Promise<void> {
   await page.evaluate(() => {
-    addEventListener('click', () => sessionStorage.setItem('clickedAt', String(Date.now())), {
-      capture: true,
-      once: true,
-    });
-    addEventListener('beforeunload', () => sessionStorage.setItem('leftAt', String(Date.now())));
+    const mark = (name: string) => sessionStorage.getItem(name) ?? sessionStorage.setItem(name, String(Date.now()));
+    for (const name of ['hoveredAt', 'clickedAt', 'leftAt']) sessionStorage.removeItem(name);
+    addEventListener('pointerover', (e) => (e.target as Element).closest('a') && mark('hoveredAt'), true);
+    addEventListener('click', () => mark('clickedAt'), true);
+    addEventListener('beforeunload', () => mark('leftAt'));
   });
 }
 
-/** Milliseconds from the click to the start of the full navigation, read in the page the navigation reached. */
+/**
+ * Milliseconds from the hover and from the click to the start of the full navigation, read in the page the navigation
+ * reached. Next's own time-out counts from the load the hover starts; the guard's from the click.
+ */
 export const clickToLeave = (page: Page) =>
-  page.evaluate(() => Number(sessionStorage.getItem('leftAt')) - Number(sessionStorage.getItem('clickedAt')));
+  page.evaluate(() => {
+    const at = (name: string) => Number(sessionStorage.getItem(name));
+    return { fromHover: at('leftAt') - at('hoveredAt'), fromClick: at('leftAt') - at('clickedAt') };
+  });
