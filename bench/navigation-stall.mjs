@@ -51,8 +51,8 @@ for (
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
-/** The chunks held back: the SDK's core (its transport's endpoint), or replay's. */
-const heldMarker = { held: '/envelope/', 'no-replay': 'ReplayCanvas' }[sdk];
+/** The chunks held back: the SDK's core (its transport's endpoint), or replay's (the recorder it is built on). */
+const heldMarker = { held: '/envelope/', 'no-replay': 'rrweb' }[sdk];
 
 async function once() {
   const context = await browser.newContext({ viewport: { width: 800, height: 200 } });
