@@ -129,8 +129,15 @@ async function once() {
 
 const times = [];
 const stuck = [];
+const errors = [];
 for (let i = 0; i < runs; i++) {
-  const run = await once();
+  // A run that fails on the way (a page that timed out under load) is counted apart, not as stuck.
+  const run = await once().catch((error) => ({ error }));
+  if (run.error) {
+    errors.push(run.error.message.split('\n')[0]);
+    process.stdout.write('E');
+    continue;
+  }
   if (run.ms === undefined) stuck.push(run);
   else times.push(run.ms);
   process.stdout.write(run.ms === undefined ? 'S' : '.');
@@ -140,10 +147,11 @@ ingest.stop();
 server.kill();
 times.sort((a, b) => a - b);
 console.log(
-  `\n${dist} sdk=${sdk} cpu=${cpu}×: ${times.length} of ${runs} reached the page by a full navigation, ` +
+  `\n${dist} sdk=${sdk} cpu=${cpu}×: ${times.length} of ${runs - errors.length} reached the page by a full navigation, ` +
     `${stuck.length} stuck (no navigation ${stuckAfterMs / 1000} s after the click); ` +
     `click to navigation ${times[0] ?? '-'}–${times.at(-1) ?? '-'} ms`,
 );
+if (errors.length) console.log(`runs that failed on the way: ${errors.length} (${[...new Set(errors)].join('; ')})`);
 if (stuck.length) {
   const idle = stuck.filter((run) => run.idle).length;
   const after = stuck.map((run) => run.afterFrameMs).filter((ms) => ms !== undefined);
