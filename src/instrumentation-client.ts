@@ -1,5 +1,5 @@
-import { navigateInFullAfterNewDeployment } from './client/newDeployment';
+import { guardClientNavigations } from './client/navigationGuard';
 import { startBrowserReportingAfterLoad } from './observability/loader';
 
 startBrowserReportingAfterLoad();
-navigateInFullAfterNewDeployment();
+guardClientNavigations();

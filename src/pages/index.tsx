@@ -13,6 +13,7 @@ const examples = [
   { href: '/examples/announcer/heading', label: 'Route announcer: a page with a heading and no title' },
   { href: '/examples/announcer/bare', label: 'Route announcer: a page with neither' },
   { href: '/examples/unavailable', label: 'The error page for another status (503)' },
+  { href: '/examples/same-route-twice', label: 'Two links to one dynamic route' },
 ] as const;
 
 export default function Home() {

@@ -52,9 +52,12 @@ for (const [failure, handle] of [
     );
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     const started = Date.now();
-    await page.evaluate(() =>
-      (window as unknown as { next: { router: { push(url: string): void } } }).next.router.push('/examples/new'),
-    );
+    // Not awaited in the page: a navigation that ends in a full one leaves push's promise pending, and the page with it.
+    await page.evaluate(() => {
+      void (window as unknown as { next: { router: { push(url: string): Promise<boolean> } } }).next.router.push(
+        '/examples/new',
+      );
+    });
     await expect(page).toHaveURL(/\/examples\/new$/, { timeout: 10_000 });
     await expect(page.getByTestId('route')).toBeVisible();
     expect(

@@ -1,4 +1,5 @@
 import { test as base, type Page } from '@playwright/test';
+import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { IngestClient } from '../support/ingest';
 
 /** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */
@@ -47,3 +48,58 @@ export async function browserClientOptions(page: Page): Promise<Record<string, u
     return JSON.parse(JSON.stringify(options, (_key, value) => (value instanceof RegExp ? String(value) : value)));
   });
 }
+
+/** Waits until session replay has started recording (its integration is set up and its session stored). */
+export async function waitForReplay(page: Page): Promise<void> {
+  await waitForReporting(page);
+  await page.waitForFunction(() => {
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<
+          string,
+          { defaultCurrentScope?: { getClient(): { getIntegrationByName(n: string): unknown } | undefined } }
+        >;
+      }
+    ).__SENTRY__;
+    const replay = Object.values(carrier ?? {}).some((v) =>
+      v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
+    );
+    return replay && sessionStorage.getItem('sentryReplaySession') !== null;
+  });
+}
+
+/** Slows the page's CPU down `rate` times through the DevTools protocol, as a slow phone or a loaded CI machine. */
+export async function slowDownCpu(page: Page, rate: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+/**
+ * The bound the guard promises, from the click to the page leaving: its deadline (3.8 s + 0.2 s after Next's
+ * routeChangeStart) and 0.3 s for the click's way to the router and a timer's lateness on a busy main thread.
+ */
+export const guaranteedWithinMs = fullNavigationAfterMs + 300;
+
+/**
+ * Records, in the page's own clock, when the pointer next enters a link (Next's Link starts loading its route on
+ * hover), when the click comes (the navigation starts) and when the page starts to leave.
+ */
+export async function markClickAndLeave(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const mark = (name: string) => sessionStorage.getItem(name) ?? sessionStorage.setItem(name, String(Date.now()));
+    for (const name of ['hoveredAt', 'clickedAt', 'leftAt']) sessionStorage.removeItem(name);
+    addEventListener('pointerover', (e) => (e.target as Element).closest('a') && mark('hoveredAt'), true);
+    addEventListener('click', () => mark('clickedAt'), true);
+    addEventListener('beforeunload', () => mark('leftAt'));
+  });
+}
+
+/**
+ * Milliseconds from the hover and from the click to the start of the full navigation, read in the page the navigation
+ * reached. Next's own time-out counts from the load the hover starts; the guard's from the click.
+ */
+export const clickToLeave = (page: Page) =>
+  page.evaluate(() => {
+    const at = (name: string) => Number(sessionStorage.getItem(name));
+    return { fromHover: at('leftAt') - at('hoveredAt'), fromClick: at('leftAt') - at('clickedAt') };
+  });

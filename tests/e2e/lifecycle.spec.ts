@@ -31,7 +31,15 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const server = spawn('node', ['scripts/start.mjs'], {
-    env: { ...process.env, ...e2eServerEnv, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '1' },
+    // A drain long enough to see readiness turn 503 on a loaded machine, and a cut later than the test's own
+    // time-out: a server that waited for the cut, instead of closing once its requests finished, fails the test.
+    env: {
+      ...process.env,
+      ...e2eServerEnv,
+      PORT: String(port),
+      SHUTDOWN_DRAIN_SECONDS: '3',
+      SHUTDOWN_TIMEOUT_SECONDS: '60',
+    },
     stdio: 'ignore',
   });
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
@@ -45,18 +53,17 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
     const requestId = failing.headers.get('x-request-id');
     const slow = fetch(`${origin}/api/diagnostics/slow?ms=2500`);
     await new Promise((done) => setTimeout(done, 200));
-    const signalled = Date.now();
     server.kill('SIGTERM');
 
+    // Within the drain (3 s): after it the server refuses connections.
     await expect
-      .poll(async () => (await fetch(`${origin}/api/ready`).catch(() => null))?.status, { timeout: 900 })
+      .poll(async () => (await fetch(`${origin}/api/ready`).catch(() => null))?.status, { timeout: 2500 })
       .toBe(503);
     const slowResponse = await slow;
     expect(slowResponse.status).toBe(200);
     expect(await slowResponse.json()).toEqual({ waitedMs: 2500 });
 
     expect(await exited).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(8000);
     const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 5000 });
     expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
     // Closed: new connections are refused.

@@ -98,6 +98,7 @@ const pages: [path: string, status: number][] = [
   ['/examples/announcer/heading', 200],
   ['/examples/announcer/bare', 200],
   ['/examples/moved', 200],
+  ['/examples/same-route-twice', 200],
   ['/diagnostics', 200],
   // Error pages: 404 (prerendered), 400 (the proxy's status page), 503 (another status), 500 (a throwing render).
   ['/nope', 404],

@@ -1,0 +1,163 @@
+// `node bench/navigation-stall.mjs --dist <dir>`: how often a real pointer click on a route whose prefetch failed and
+// whose scripts then hang leaves the page where it was, instead of a full navigation after Next's 3.8 s time-out
+// (docs/navigation-reliability.md). Serves the build's standalone server on loopback and clicks `--runs` times, each in
+// a fresh browser context, with the browser SDK in one of three states:
+//   --sdk on         the SDK and replay have started (the default)
+//   --sdk no-replay  the SDK has started, replay's chunk is held back
+//   --sdk held       the SDK's chunk is held back: nothing of it runs
+//   --sdk off        nothing held or awaited (for a build with reporting off: no DSN)
+// `--cpu 4` slows the page's CPU down 4× (DevTools protocol). Build the app first with `--dist` as NEXT_DIST_DIR and
+// NEXT_PUBLIC_SENTRY_DSN=http://public@127.0.0.1:<--ingest-port>/1 (or none, for reporting off).
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { chromium } from '@playwright/test';
+import { option, sleep, startIngest } from './lib.mjs';
+import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
+
+const dist = option('dist', '.next-e2e');
+const runs = Number(option('runs', '10'));
+const sdk = option('sdk', 'on');
+const cpu = Number(option('cpu', '1'));
+const port = Number(option('port', '3310'));
+const ingestPort = Number(option('ingest-port', '3311'));
+/** A click whose full navigation has not started after this long is stuck (Next has no later time-out). */
+const stuckAfterMs = 10_000;
+
+const ingest = startIngest(ingestPort);
+const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+  cwd: `${dist}/standalone`,
+  stdio: 'ignore',
+  // Inside the standalone directory the build directory keeps its own name, wherever the build was moved.
+  env: {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    NEXT_DIST_DIR: basename(dist),
+    PORT: String(port),
+    HOSTNAME: 'localhost',
+  },
+});
+process.on('exit', () => server.kill());
+const origin = `http://localhost:${port}`;
+for (
+  let i = 0;
+  !(await fetch(`${origin}/api/health`).then(
+    (r) => r.ok,
+    () => false,
+  ));
+  i++
+) {
+  if (i > 100) throw new Error(`${dist} did not start on ${origin}`);
+  await sleep(100);
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+/** The chunks held back: the SDK's core (its transport's endpoint), or replay's (the recorder it is built on). */
+const heldMarker = { held: '/envelope/', 'no-replay': 'rrweb' }[sdk];
+
+async function once() {
+  const context = await browser.newContext({ viewport: { width: 800, height: 200 } });
+  const page = await context.newPage();
+  await page.goto(`${origin}/examples/announcer/titled`);
+  const files = await page.evaluate(() => self.__BUILD_MANIFEST['/examples/new']);
+  const scripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
+  if (heldMarker) {
+    await page.route(
+      (url) => url.pathname.startsWith('/_next/static/chunks/'),
+      async (route) => {
+        try {
+          const response = await route.fetch();
+          if (!(await response.text()).includes(heldMarker)) await route.fulfill({ response });
+        } catch {
+          // The page left while the chunk was in flight.
+        }
+      },
+    );
+  }
+  let stalling = true;
+  await page.route(
+    (url) => scripts.has(url.pathname),
+    (route) => (!stalling || route.request().resourceType() !== 'script' ? route.continue() : undefined),
+  );
+  let left;
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && new URL(r.url()).pathname === '/examples/new') {
+      stalling = false;
+      left ??= Date.now();
+    }
+  });
+  await page.goto(`${origin}/`);
+  const started = (integration) =>
+    page.waitForFunction((name) => {
+      const client = Object.values(globalThis.__SENTRY__ ?? {})
+        .map((v) => v?.defaultCurrentScope?.getClient?.())
+        .find(Boolean);
+      return name ? client?.getIntegrationByName(name) : client;
+    }, integration);
+  if (sdk === 'on') await started('Replay');
+  if (sdk === 'no-replay') await started(undefined);
+  // The prefetch fails (DevTools URL blocking: page.route does not see <link rel=prefetch>), then the click.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const failed = new Promise((resolve) => cdp.on('Network.loadingFailed', (e) => e.blockedReason && resolve()));
+  await cdp.send('Network.setBlockedURLs', { urls: [...scripts].map((path) => `*${path}*`) });
+  const link = page.getByRole('link', { name: /^A static route that beats/ });
+  await link.scrollIntoViewIfNeeded();
+  await failed;
+  await cdp.send('Network.setBlockedURLs', { urls: [] });
+  if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  const clicked = Date.now();
+  await link.click();
+  while (!left && Date.now() - clicked < stuckAfterMs) await sleep(50);
+  if (left) {
+    await context.close();
+    return { ms: left - clicked };
+  }
+  // Stuck: does an idle callback run now (within 2 s)? Then one animation frame: does Next's time-out start?
+  const idle = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        requestIdleCallback(() => resolve(true));
+        setTimeout(() => resolve(false), 2000);
+      }),
+  );
+  const framed = Date.now();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  while (!left && Date.now() - framed < stuckAfterMs) await sleep(50);
+  await context.close();
+  return { idle, afterFrameMs: left ? left - framed : undefined };
+}
+
+const times = [];
+const stuck = [];
+const errors = [];
+for (let i = 0; i < runs; i++) {
+  // A run that fails on the way (a page that timed out under load) is counted apart, not as stuck.
+  const run = await once().catch((error) => ({ error }));
+  if (run.error) {
+    errors.push(run.error.message.split('\n')[0]);
+    process.stdout.write('E');
+    continue;
+  }
+  if (run.ms === undefined) stuck.push(run);
+  else times.push(run.ms);
+  process.stdout.write(run.ms === undefined ? 'S' : '.');
+}
+await browser.close();
+ingest.stop();
+server.kill();
+times.sort((a, b) => a - b);
+console.log(
+  `\n${dist} sdk=${sdk} cpu=${cpu}×: ${times.length} of ${runs - errors.length} reached the page by a full navigation, ` +
+    `${stuck.length} stuck (no navigation ${stuckAfterMs / 1000} s after the click); ` +
+    `click to navigation ${times[0] ?? '-'}–${times.at(-1) ?? '-'} ms`,
+);
+if (errors.length) console.log(`runs that failed on the way: ${errors.length} (${[...new Set(errors)].join('; ')})`);
+if (stuck.length) {
+  const idle = stuck.filter((run) => run.idle).length;
+  const after = stuck.map((run) => run.afterFrameMs).filter((ms) => ms !== undefined);
+  console.log(
+    `stuck pages: an idle callback ran within 2 s in ${idle} of ${stuck.length}; after one animation frame, ` +
+      `${after.length} of ${stuck.length} navigated, ${Math.min(...after)}–${Math.max(...after)} ms later`,
+  );
+}
+process.exit(0);
