@@ -65,6 +65,7 @@ const directLoads: [path: string, status: number][] = [
   ['/examples/announcer/titled', 200],
   ['/examples/announcer/heading', 200],
   ['/examples/announcer/bare', 200],
+  ['/examples/same-route-twice', 200],
   ['/diagnostics', 200],
   // Error pages: the proxy's 400 for a malformed URL, the prerendered 404, a throwing render's 500, another status.
   ['/%', 400],
@@ -136,6 +137,7 @@ const linkedFromHome = [
   '/examples/announcer/heading',
   '/examples/announcer/bare',
   '/examples/unavailable',
+  '/examples/same-route-twice',
 ];
 
 test('the home page links exactly the pages checked after a client-side navigation', async ({ page }) => {

@@ -1,5 +1,5 @@
-import Head from 'next/head';
 import Link from 'next/link';
+import { PageHead } from '../../components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 
 // Two links to one dynamic route: both prefetch /examples/[id], the case Next's route loader mishandles when the
@@ -7,9 +7,10 @@ import { ReferencePage } from '../../components/ReferencePage';
 export default function SameRouteTwice() {
   return (
     <ReferencePage>
-      <Head>
-        <title>One dynamic route, two links</title>
-      </Head>
+      <PageHead
+        title="One dynamic route, two links"
+        description="Reference page: two links to one dynamic route, which Next's route loader mishandles when the route's scripts stall."
+      />
       <h1>One dynamic route, two links</h1>
       <p>
         <Link href="/examples/1">The dynamic segment with id 1</Link>
