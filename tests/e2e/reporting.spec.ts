@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event } from '@sentry/core';
 import { ingestOrigin } from '../support/e2e-env.mjs';
 import { thrownException } from '../support/ingest';
-import { browserClientOptions, expect, test, throwInPage, waitForReporting } from './fixtures';
+import { browserClientOptions, expect, test, throwInPage, waitForReplay, waitForReporting } from './fixtures';
 
 // Spec §1, §2, §7, §8, §9: what reaches the error reporter, proven by the envelopes the SDK sends.
 
@@ -243,19 +243,7 @@ test('trace headers go to same-origin requests only', async ({ page }) => {
 
 test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
   await page.goto('/diagnostics');
-  await page.waitForFunction(() => {
-    const carrier = (
-      globalThis as unknown as {
-        __SENTRY__?: Record<
-          string,
-          { defaultCurrentScope?: { getClient(): { getIntegrationByName(n: string): unknown } | undefined } }
-        >;
-      }
-    ).__SENTRY__;
-    return Object.values(carrier ?? {}).some((v) =>
-      v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
-    );
-  });
+  await waitForReplay(page);
   await throwInPage(page, `replayed ${token}`);
   const error = await ingest.waitForError((e) => thrownException(e) === `replayed ${token}`, { since });
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
@@ -291,21 +279,8 @@ test('a production build serves no source maps', async ({ page, request }) => {
 
 test('the browser runs the integrations the spec and its users need, and none of those left out', async ({ page }) => {
   await page.goto('/');
-  await waitForReporting(page);
-  const names = await page.evaluate(() => {
-    const carrier = (
-      globalThis as unknown as {
-        __SENTRY__?: Record<
-          string,
-          { defaultCurrentScope?: { getClient(): { getOptions(): { integrations: { name: string }[] } } | undefined } }
-        >;
-      }
-    ).__SENTRY__;
-    const client = Object.values(carrier ?? {})
-      .map((v) => v?.defaultCurrentScope?.getClient())
-      .find(Boolean);
-    return client?.getOptions().integrations.map((i) => i.name) ?? [];
-  });
+  const options = await browserClientOptions(page);
+  const names = (options.integrations as { name: string }[]).map((integration) => integration.name);
   for (const needed of [
     'EventFilters',
     'GlobalHandlers',
