@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { errorPageDescription } from '../../src/config/site';
-import { expect, test } from './fixtures';
+import { expect, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the home page, in the light and the dark colour scheme.
@@ -99,19 +99,7 @@ for (const [path, status] of directLoads) {
 
 test('axe: no violation on the 405 page (a form posted to a page)', async ({ page }) => {
   const csp = await recordCspViolations(page);
-  await page.goto('/examples/new');
-  await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 405),
-    page.evaluate(() => {
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = '/examples/new';
-      document.body.append(form);
-      form.submit();
-    }),
-  ]);
-  await expect(page).toHaveTitle('405: Method Not Allowed');
-  await page.waitForLoadState('networkidle');
+  await showMethodNotAllowedPage(page);
   expect(await axeViolations(page, '/examples/new (405)')).toEqual([]);
   expect(csp).toEqual([]);
 });

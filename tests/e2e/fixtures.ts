@@ -1,4 +1,4 @@
-import { test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { IngestClient } from '../support/ingest';
 
@@ -103,3 +103,20 @@ export const clickToLeave = (page: Page) =>
     const at = (name: string) => Number(sessionStorage.getItem(name));
     return { fromHover: at('leftAt') - at('hoveredAt'), fromClick: at('leftAt') - at('clickedAt') };
   });
+
+/** The 405 error page, reached the way a browser can: a form posted to a page. */
+export async function showMethodNotAllowedPage(page: Page): Promise<void> {
+  await page.goto('/examples/new');
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 405),
+    page.evaluate(() => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/examples/new';
+      document.body.append(form);
+      form.submit();
+    }),
+  ]);
+  await expect(page).toHaveTitle('405: Method Not Allowed');
+  await page.waitForLoadState('networkidle');
+}

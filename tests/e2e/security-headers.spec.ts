@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ingestOrigin } from '../support/e2e-env.mjs';
-import { expect, test } from './fixtures';
+import { expect, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 5: security headers on every response, static assets included, and a Content-Security-Policy whose scripts
 // come only from the app's origin: no inline script and no eval run in production.
@@ -124,19 +124,7 @@ test('reference pages and error pages load with no CSP violation and no inline s
 test('the 405 and client-exception error pages show with no CSP violation', async ({ page }) => {
   const violations = await recordViolations(page);
   // The 405 page, reached the way a browser can: a form posted to a page.
-  await page.goto('/examples/new');
-  await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 405),
-    page.evaluate(() => {
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = '/examples/new';
-      document.body.append(form);
-      form.submit();
-    }),
-  ]);
-  await expect(page).toHaveTitle('405: Method Not Allowed');
-  await page.waitForLoadState('networkidle');
+  await showMethodNotAllowedPage(page);
 
   // The client-exception page, rendered in the browser after hydration.
   await page.goto('/diagnostics');
