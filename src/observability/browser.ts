@@ -11,11 +11,6 @@ export { captureUnderscoreErrorException } from '@sentry/nextjs';
 export const offlineQueueSize = 60;
 
 /**
- * Starts the SDK, then reports the errors raised before it arrived as its global handlers would have. The page-load
- * transaction still starts at the navigation (the SDK dates it from the time origin), and web vitals and resource
- * timings are read from the browser's buffer.
- */
-/**
  * The SDK's default browser integrations this app leaves out, each costing start-up or every call and giving the spec
  * and its users nothing they need (README, "Browser integrations"):
  * - BrowserApiErrors wraps setTimeout, setInterval, requestAnimationFrame, XMLHttpRequest and addEventListener on
@@ -33,6 +28,11 @@ export const leftOutIntegrations = new Set([
   'ConversationId',
 ]);
 
+/**
+ * Starts the SDK, then reports the errors raised before it arrived as its global handlers would have. The page-load
+ * transaction still starts at the navigation (the SDK dates it from the time origin), and web vitals and resource
+ * timings are read from the browser's buffer.
+ */
 export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): void {
   const integrations = [Sentry.browserTracingIntegration(browserTracingOptions)];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.

@@ -7,6 +7,8 @@ import { expect, test } from './fixtures';
 const traceOf = (t: Event) => t.contexts?.trace ?? { trace_id: undefined, op: undefined, data: undefined };
 const dataOf = (t: Event) => (traceOf(t).data ?? {}) as Record<string, unknown>;
 const spanNames = (t: Event) => (t.spans ?? []).map((s) => s.description);
+/** Matches the transaction or event of the request whose response carried this X-Request-Id. */
+const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;
 const incomingTraceId = '0af7651916cd43dd8448eb211c80319c';
 const incomingSpanId = 'b7ad6b7169203331';
 
@@ -23,7 +25,7 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
   });
   expect(response.status()).toBe(200);
   const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
   expect(transaction.transaction).toBe('GET /examples/[id]');
   expect(transaction.transaction_info?.source).toBe('route');
   expect(dataOf(transaction)['http.response.status_code']).toBe(200);
@@ -45,7 +47,7 @@ test("the page's meta tags carry the server's trace, so the browser's page load 
   const response = await page.goto('/examples/8');
   const requestId = (await response?.headerValue('x-request-id')) ?? '';
   const metaTrace = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
-  const server = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  const server = await ingest.waitForTransaction(ofRequest(requestId), { since });
   expect(metaTrace?.split('-')[0]).toBe(traceOf(server).trace_id);
   expect(await page.locator('meta[name="baggage"]').getAttribute('content')).toContain(
     'sentry-transaction=GET%20%2Fexamples%2F%5Bid%5D',
@@ -60,7 +62,7 @@ test("the page's meta tags carry the server's trace, so the browser's page load 
 test('an API route: its route, and a span for the handler', async ({ request, ingest, since }) => {
   const response = await request.get('/api/health');
   const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
   expect(transaction.transaction).toBe('GET /api/health');
   expect(spanNames(transaction)).toContain('executing api route (pages) /api/health');
 });
@@ -74,7 +76,7 @@ test('page data fetched by the router is named after its route; on-demand getSta
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
   const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`);
   expect(data.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === data.headers()['x-request-id'], {
+  const transaction = await ingest.waitForTransaction(ofRequest(data.headers()['x-request-id']), {
     since,
   });
   expect(transaction.transaction).toBe('GET /examples/on-demand/[slug]');
@@ -93,9 +95,7 @@ test("a catch-all page and a static page are named after their routes; Next's ow
     [staticPage, 'GET /examples/new'],
   ] as const) {
     const requestId = response.headers()['x-request-id'];
-    expect((await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since })).transaction).toBe(
-      name,
-    );
+    expect((await ingest.waitForTransaction(ofRequest(requestId), { since })).transaction).toBe(name);
   }
   // With OpenTelemetry's pipeline, every route module Next loaded became a transaction of its own, and so did the
   // proxy's pass.
@@ -112,11 +112,11 @@ test("a catch-all page and a static page are named after their routes; Next's ow
 test('process and module details go with errors, not with every transaction', async ({ request, ingest, since }) => {
   const response = await request.get('/api/diagnostics/server-error');
   const requestId = response.headers()['x-request-id'];
-  const error = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  const error = await ingest.waitForError(ofRequest(requestId), { since });
   expect(error.contexts?.app?.app_memory).toBeGreaterThan(0);
   expect(error.contexts?.os).toBeDefined();
   expect(Object.keys(error.modules ?? {})).toContain('next');
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
   expect(transaction.transaction).toBe('GET /api/diagnostics/server-error');
   expect(transaction.contexts?.app).toBeUndefined();
   expect(transaction.modules).toBeUndefined();
