@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { errorPageDescription } from '../../src/config/site';
-import { expect, showMethodNotAllowedPage, test } from './fixtures';
+import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the home page, in the light and the dark colour scheme.
@@ -20,20 +20,6 @@ const announcerFallbacks: Record<string, string[]> = {
   '/examples/announcer/heading': ['document-title'],
   '/examples/announcer/bare': ['document-title', 'page-has-heading-one'],
 };
-
-/** Every CSP violation the page reports: axe runs under the app's own policy, which stays on. */
-async function recordCspViolations(page: Page): Promise<string[]> {
-  const violations: string[] = [];
-  await page.exposeFunction('__cspViolation', (violation: string) => violations.push(violation));
-  await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
-        `${e.violatedDirective} ${e.blockedURI}`,
-      ),
-    ),
-  );
-  return violations;
-}
 
 /**
  * axe's violations on the page as it is now, in both colour schemes, one line each (rule, impact, elements).

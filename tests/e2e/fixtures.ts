@@ -120,3 +120,17 @@ export async function showMethodNotAllowedPage(page: Page): Promise<void> {
   await expect(page).toHaveTitle('405: Method Not Allowed');
   await page.waitForLoadState('networkidle');
 }
+
+/** Every CSP violation any document of the page reports, full navigations included (the app's policy stays on). */
+export async function recordCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('__cspViolation', (violation: string) => violations.push(violation));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} on ${e.documentURI}`,
+      ),
+    ),
+  );
+  return violations;
+}

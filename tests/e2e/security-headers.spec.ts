@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { ingestOrigin } from '../support/e2e-env.mjs';
-import { expect, showMethodNotAllowedPage, test } from './fixtures';
+import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 5: security headers on every response, static assets included, and a Content-Security-Policy whose scripts
 // come only from the app's origin: no inline script and no eval run in production.
@@ -17,20 +16,6 @@ function directives(csp: string): Map<string, string> {
         return [name!, values.join(' ')] as const;
       }),
   );
-}
-
-/** Every CSP violation any document of the page reports, full navigations included. */
-async function recordViolations(page: Page): Promise<string[]> {
-  const violations: string[] = [];
-  await page.exposeFunction('__cspViolation', (violation: string) => violations.push(violation));
-  await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
-        `${e.violatedDirective} ${e.blockedURI} on ${e.documentURI}`,
-      ),
-    ),
-  );
-  return violations;
 }
 
 /** Executable <script> elements without src in an HTML document (JSON data blocks such as __NEXT_DATA__ are not run). */
@@ -109,7 +94,7 @@ const pages: [path: string, status: number][] = [
 
 test('reference pages and error pages load with no CSP violation and no inline script', async ({ page }) => {
   test.setTimeout(60_000);
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   for (const [path, status] of pages) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(status);
@@ -122,7 +107,7 @@ test('reference pages and error pages load with no CSP violation and no inline s
 });
 
 test('the 405 and client-exception error pages show with no CSP violation', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   // The 405 page, reached the way a browser can: a form posted to a page.
   await showMethodNotAllowedPage(page);
 
@@ -136,7 +121,7 @@ test('the 405 and client-exception error pages show with no CSP violation', asyn
 
 test('client-side navigations to every reference page cause no CSP violation', async ({ page }) => {
   test.setTimeout(60_000);
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   await page.goto('/');
   const hrefs = await page.locator('main li a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
   expect(hrefs.length).toBeGreaterThan(5);
@@ -160,7 +145,7 @@ test('client-side navigations to every reference page cause no CSP violation', a
 });
 
 test('an inline script that reaches the served HTML does not run', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   // What a stored or reflected XSS would produce: the app's own response, headers and all, with an attacker's script.
   await page.route('**/examples/new', async (route) => {
     const response = await route.fetch();
@@ -179,7 +164,7 @@ test('an inline script that reaches the served HTML does not run', async ({ page
 });
 
 test('a script, an event handler or eval injected into the page does not run', async ({ page }) => {
-  const violations = await recordViolations(page);
+  const violations = await recordCspViolations(page);
   await page.goto('/examples/new');
   await page.waitForLoadState('networkidle');
   const outcome = await page.evaluate(async () => {
