@@ -26,6 +26,13 @@ function resolveBuildId(): string {
   }
 }
 
+/** Values, not strings: Next writes each as JSON into the bundle. */
+const sentryBuildFlags = {
+  __SENTRY_DEBUG__: false,
+  __RRWEB_EXCLUDE_IFRAME__: true,
+  __RRWEB_EXCLUDE_SHADOW_DOM__: true,
+} as unknown as Record<string, string>;
+
 function config(phase: string): NextConfig {
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
@@ -46,7 +53,15 @@ function config(phase: string): NextConfig {
       // Content-Security-Policy without 'unsafe-inline' would block. Without it each page loads its bootstrap from a
       // small runtime chunk instead (costs: docs/content-security-policy.md), and `script-src 'self'` holds.
       turbopackSharedRuntime: false,
+      // A link's prefetch loads the route's code (and the data of static pages) but does not ask the proxy what it
+      // would do with the link: ours only rewrites malformed or disallowed requests, which no link of ours makes. The
+      // default ('flexible') sends one extra data request per visible link through the proxy (docs/performance.md).
+      proxyPrefetch: 'strict',
     },
+    // Build-time flags of the Sentry SDK (Sentry's bundle-size options, which withSentryConfig sets for webpack only):
+    // no debug logging code (it formats a message for every span even when nothing logs), and no replay support for
+    // iframes or shadow DOM, which these pages have none of.
+    compiler: { define: sentryBuildFlags },
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),

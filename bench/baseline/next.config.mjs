@@ -3,6 +3,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   generateBuildId: () => 'baseline',
+  experimental: { proxyPrefetch: 'strict' },
 };
 
 export default nextConfig;
