@@ -1,5 +1,5 @@
 // The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
-import type { Envelope } from '@sentry/core';
+import type { Envelope, Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import type { ReportingEnv } from './env';
 import { nextTask, type HeldError } from './loader';
@@ -28,22 +28,40 @@ export const leftOutIntegrations = new Set([
   'ConversationId',
 ]);
 
+/** Default integrations that start in a later task than `init`, in this order (see startBrowserReporting). */
+export const laterIntegrations = ['BrowserTracing', 'Breadcrumbs'] as const;
+
 /**
- * Starts the SDK, then reports the errors raised before it arrived as its global handlers would have. The page-load
- * transaction still starts at the navigation (the SDK dates it from the time origin), and web vitals and resource
- * timings are read from the browser's buffer.
+ * Transactions are processed and sent in a task after the one that ended them. Ending the page-load transaction reads
+ * every resource timing into a span (tens of milliseconds on a slow phone); building, normalising and sending the event
+ * is as much again. Apart, neither blocks input for 50 ms at 4× CPU slowdown.
  */
-export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): void {
-  const integrations = [Sentry.browserTracingIntegration(browserTracingOptions)];
+export const sendTransactionsInNextTask: Integration = {
+  name: 'SendTransactionsInNextTask',
+  processEvent: (event) => (event.type === 'transaction' ? nextTask().then(() => event) : event),
+};
+
+/**
+ * Starts the SDK in short tasks, each under 50 ms at 4× CPU slowdown: `init` with error reporting, then tracing (its
+ * page-load transaction still starts at the navigation: the SDK dates it from the time origin, and web vitals and
+ * resource timings come from the browser's buffers), then breadcrumbs, then replay. The errors raised before the SDK
+ * arrived are reported as its global handlers would have, in the first task.
+ */
+export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]): Promise<void> {
+  const integrations: Integration[] = [sendTransactionsInNextTask];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
   if (env.spotlight) {
     // `spotlight run` sets the sidecar's stream URL; `true` means Spotlight's default address.
     const sidecarUrl = typeof env.spotlight === 'string' ? env.spotlight : undefined;
     integrations.push(Sentry.spotlightBrowserIntegration({ sidecarUrl }));
   }
+  const later = new Set<string>(laterIntegrations);
   Sentry.init({
     ...browserOptions(env),
-    integrations: (defaults) => [...defaults.filter((i) => !leftOutIntegrations.has(i.name)), ...integrations],
+    integrations: (defaults) => [
+      ...defaults.filter((i) => !leftOutIntegrations.has(i.name) && !later.has(i.name)),
+      ...integrations,
+    ],
     // Error events that cannot be sent (network failure) wait in IndexedDB, and the next page load sends them.
     // Only errors take a place in the queue (replays always do, by the SDK's design): traces of an outage can go.
     transport: Sentry.makeBrowserOfflineTransport(Sentry.makeFetchTransport),
@@ -56,6 +74,10 @@ export function startBrowserReporting(env: ReportingEnv, held: HeldError[]): voi
   for (const { error, handler } of held) {
     Sentry.captureException(error, { mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` } });
   }
+  await nextTask();
+  Sentry.addIntegration(Sentry.browserTracingIntegration(browserTracingOptions));
+  await nextTask();
+  Sentry.addIntegration(Sentry.breadcrumbsIntegration());
   // Replay stays out of the first load: its code arrives in a chunk of its own, at the next idle moment.
   const loadReplay = () =>
     void import('./replay').then(async ({ startReplay }) => {

@@ -25,7 +25,7 @@ const held: HeldError[] = [];
  * phone; run back to back they make one long task that blocks input (Lighthouse's TBT). Apart, each stays short.
  */
 export function nextTask(): Promise<void> {
-  return new Promise((resume) => setTimeout(resume, 0));
+  return new Promise((resume) => setTimeout(() => resume(), 0));
 }
 
 let loading: Promise<Sdk | undefined> | undefined;
@@ -53,8 +53,8 @@ export function loadBrowserReporting(): Promise<Sdk | undefined> {
   loading ??= import('./browser').then(
     async (sdk) => {
       await nextTask();
-      // The SDK's own handlers are installed by the time start returns, in the same task: nothing falls between.
-      sdk.startBrowserReporting(env, held.splice(0));
+      // The SDK's own handlers are installed by the time its first task ends: nothing falls between.
+      void sdk.startBrowserReporting(env, held.splice(0));
       stopHolding();
       return sdk;
     },

@@ -36,6 +36,28 @@ export async function waitForReporting(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Which of these integrations the browser SDK has installed, waiting first until `waitFor` is (the SDK adds some in
+ * tasks after init: browser.ts).
+ */
+export async function installedIntegrations(page: Page, names: string[], waitFor: string): Promise<string[]> {
+  await waitForReporting(page);
+  const installed = (name: string) => {
+    type Client = { getIntegrationByName(n: string): unknown };
+    const carrier = (
+      globalThis as unknown as {
+        __SENTRY__?: Record<string, { defaultCurrentScope?: { getClient(): Client | undefined } }>;
+      }
+    ).__SENTRY__;
+    const client = Object.values(carrier ?? {})
+      .map((v) => v?.defaultCurrentScope?.getClient())
+      .find(Boolean);
+    return Boolean(client?.getIntegrationByName(name));
+  };
+  await page.waitForFunction(`(${installed.toString()})(${JSON.stringify(waitFor)})`);
+  return page.evaluate(`${JSON.stringify(names)}.filter(${installed.toString()})`);
+}
+
 /** The browser SDK's effective options, read from the client the built bundle created. */
 export async function browserClientOptions(page: Page): Promise<Record<string, unknown>> {
   await waitForReporting(page);

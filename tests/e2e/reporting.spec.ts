@@ -2,7 +2,15 @@ import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event } from '@sentry/core';
 import { ingestOrigin } from '../support/e2e-env.mjs';
 import { thrownException } from '../support/ingest';
-import { browserClientOptions, expect, test, throwInPage, waitForReplay, waitForReporting } from './fixtures';
+import {
+  browserClientOptions,
+  expect,
+  installedIntegrations,
+  test,
+  throwInPage,
+  waitForReplay,
+  waitForReporting,
+} from './fixtures';
 
 // Spec §1, §2, §7, §8, §9: what reaches the error reporter, proven by the envelopes the SDK sends.
 
@@ -279,9 +287,27 @@ test('a production build serves no source maps', async ({ page, request }) => {
 
 test('the browser runs the integrations the spec and its users need, and none of those left out', async ({ page }) => {
   await page.goto('/');
-  const options = await browserClientOptions(page);
-  const names = (options.integrations as { name: string }[]).map((integration) => integration.name);
-  for (const needed of [
+  // Tracing and breadcrumbs start in tasks after init (browser.ts): wait for the last of them.
+  const installed = await installedIntegrations(
+    page,
+    [
+      'EventFilters',
+      'GlobalHandlers',
+      'LinkedErrors',
+      'Breadcrumbs',
+      'Dedupe',
+      'HttpContext',
+      'BrowserSession',
+      'BrowserTracing',
+      'SendTransactionsInNextTask',
+      'BrowserApiErrors',
+      'FunctionToString',
+      'CultureContext',
+      'ConversationId',
+    ],
+    'Breadcrumbs',
+  );
+  expect(installed).toEqual([
     'EventFilters',
     'GlobalHandlers',
     'LinkedErrors',
@@ -290,10 +316,6 @@ test('the browser runs the integrations the spec and its users need, and none of
     'HttpContext',
     'BrowserSession',
     'BrowserTracing',
-  ]) {
-    expect(names).toContain(needed);
-  }
-  for (const leftOut of ['BrowserApiErrors', 'FunctionToString', 'CultureContext', 'ConversationId']) {
-    expect(names).not.toContain(leftOut);
-  }
+    'SendTransactionsInNextTask',
+  ]);
 });
