@@ -31,6 +31,7 @@ const sentryBuildFlags = {
   __SENTRY_DEBUG__: false,
   __RRWEB_EXCLUDE_IFRAME__: true,
   __RRWEB_EXCLUDE_SHADOW_DOM__: true,
+  __SENTRY_EXCLUDE_REPLAY_WORKER__: true,
 } as unknown as Record<string, string>;
 
 function config(phase: string): NextConfig {

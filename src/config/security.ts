@@ -36,8 +36,8 @@ export function contentSecurityPolicy({ browserDsn, spotlight, development }: Se
     // Pages render style attributes (next/image's among them). CSS cannot run script; scripts stay strict.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${connect}`,
-    // Replay compresses recordings in a worker it creates from a blob.
-    "worker-src 'self' blob:",
+    // Replay's compression worker is a static file of the app's own (src/observability/replay.ts): no blob: URL.
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

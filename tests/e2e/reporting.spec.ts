@@ -6,6 +6,7 @@ import {
   browserClientOptions,
   expect,
   installedIntegrations,
+  recordCspViolations,
   test,
   throwInPage,
   waitForReplay,
@@ -249,12 +250,17 @@ test('trace headers go to same-origin requests only', async ({ page }) => {
   expect(sent.get('/__ingest/health')?.['baggage']).toBeUndefined();
 });
 
+/** The replay an error event names: in its replay context, or in the tag older SDKs set. */
+function replayIdOf(error: ErrorEvent): unknown {
+  return (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+}
+
 test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
   await page.goto('/diagnostics');
   await waitForReplay(page);
   await throwInPage(page, `replayed ${token}`);
   const error = await ingest.waitForError((e) => thrownException(e) === `replayed ${token}`, { since });
-  const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+  const replayId = replayIdOf(error);
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
   await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
   const recordings = await ingest.items('replay_recording', since);
@@ -272,6 +278,34 @@ test('a session that hits an error is replayed, with text masked', async ({ page
     .join('\n');
   expect(text).toContain('***');
   expect(text).not.toContain('Each button raises an error on purpose');
+});
+
+test('replay compresses its recording in a worker served from the app, under the CSP', async ({
+  page,
+  ingest,
+  since,
+  token,
+}) => {
+  const violations = await recordCspViolations(page);
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto('/diagnostics');
+  await waitForReplay(page);
+  await throwInPage(page, `compressed ${token}`);
+  const error = await ingest.waitForError((e) => thrownException(e) === `compressed ${token}`, { since });
+  const replayId = replayIdOf(error);
+  expect(replayId).toMatch(/^[0-9a-f]{32}$/);
+  await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
+  const recordings = await ingest.items('replay_recording', since);
+  expect(recordings.length).toBeGreaterThan(0);
+  for (const item of recordings) {
+    const raw = Buffer.from(item.binary ?? '', 'base64');
+    // Deflated by the worker: the SDK falls back to plain JSON when its worker cannot start.
+    expect(() => inflateSync(raw.subarray(raw.indexOf(0x0a) + 1))).not.toThrow();
+  }
+  expect(workers).toHaveLength(1);
+  expect(workers[0]).toMatch(new RegExp(`^${new URL(page.url()).origin}/_next/static/media/worker-bundler\\.`));
+  expect(violations).toEqual([]);
 });
 
 test('a production build serves no source maps', async ({ page, request }) => {

@@ -54,7 +54,7 @@ test('every kind of response carries the security headers and no X-Powered-By', 
     // Scripts from the app's origin only: no inline script, no eval, no other host.
     expect(policy.get('script-src'), path).toBe("'self'");
     expect(policy.get('connect-src'), path).toBe(`'self' ${ingestOrigin}`);
-    expect(policy.get('worker-src'), path).toBe("'self' blob:");
+    expect(policy.get('worker-src'), path).toBe("'self'");
     expect(policy.get('object-src'), path).toBe("'none'");
     expect(policy.get('base-uri'), path).toBe("'none'");
     expect(policy.get('frame-ancestors'), path).toBe("'none'");

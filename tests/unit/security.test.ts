@@ -20,7 +20,7 @@ describe('security headers', () => {
       "script-src 'self'",
       "style-src 'self' 'unsafe-inline'",
       "connect-src 'self' https://o1.ingest.example",
-      "worker-src 'self' blob:",
+      "worker-src 'self'",
       "object-src 'none'",
       "base-uri 'none'",
       "frame-ancestors 'none'",
