@@ -40,7 +40,11 @@ export default function Home() {
       <ul>
         {examples.map(({ href, label }) => (
           <li key={href}>
-            <Link href={href}>{label}</Link>
+            {/* Prefetched when pointed at or touched, not all ten on every view: each prefetch loads and runs a
+                route's code, 300 ms and more of a phone's main thread for the list (docs/performance.md). */}
+            <Link href={href} prefetch={false}>
+              {label}
+            </Link>
           </li>
         ))}
       </ul>

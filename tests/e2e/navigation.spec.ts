@@ -59,13 +59,13 @@ async function stallScripts(page: Page, scripts: Set<string>, target: string) {
 
 /**
  * Makes the next prefetch of the route's scripts fail at once, and returns when it has. Chromium fetches a `<link
- * rel=prefetch>` where page.route does not see it; the DevTools protocol's URL blocking does.
+ * rel=prefetch>` where page.route does not see it; the DevTools protocol's URL blocking sees every kind of request.
  */
 async function failPrefetch(page: Page, scripts: Set<string>, prefetch: () => Promise<void>): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const failed = new Promise<void>((resolve) =>
-    cdp.on('Network.loadingFailed', (event) => event.type === 'Other' && event.blockedReason && resolve()),
+    cdp.on('Network.loadingFailed', (event) => event.blockedReason && resolve()),
   );
   await cdp.send('Network.setBlockedURLs', { urls: [...scripts].map((path) => `*${path}*`) });
   await prefetch();
@@ -139,9 +139,9 @@ for (const sdk of ['before', 'after'] as const) {
       const stall = await stallScripts(page, scripts, '/examples/new');
       await open(page, '/', hold);
       const link = page.getByRole('link', { name: /^A static route that beats/ });
-      await expect(link).not.toBeInViewport();
-      // In view, the link prefetches the route: that fails; the click then loads the route, and its script hangs.
-      await failPrefetch(page, scripts, () => link.scrollIntoViewIfNeeded());
+      // Pointed at, the link prefetches the route (the home page's links prefetch on intent): that fails; the click
+      // then loads the route, and its script hangs.
+      await failPrefetch(page, scripts, () => link.hover());
       if (hold) expect(await hold.started()).toBe(false);
 
       const before = stall.documents.length;
@@ -192,4 +192,17 @@ test('a navigation that completes is left alone: no full navigation, also after 
   // The guard's timer, had it not been cleared, would fire now.
   await page.evaluate((ms) => new Promise((done) => setTimeout(done, ms)), fullNavigationAfterMs);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+});
+
+test('the home page prefetches a route when its link is pointed at, not every route on load', async ({ page }) => {
+  const dataRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  // The SDK starts once the page is idle after its load: links in view would have been prefetched by then.
+  await waitForReporting(page);
+  expect(dataRequests).toEqual([]);
+  await page.getByRole('link', { name: /generated at build time/ }).hover();
+  await expect.poll(() => dataRequests).toEqual([expect.stringMatching(/\/examples\/generated\.json$/)]);
 });
