@@ -157,36 +157,46 @@ export async function lighthouse(url, preset = 'mobile') {
 }
 
 /**
- * When, after navigation start, the browser SDK (loaded after the page) and session replay start on one page load
- * in Debian's Chromium, with no throttling; the load event for comparison. Replay records nothing before its start:
- * its first snapshot shows the page as it is then, and earlier input is lost.
+ * Watches a page (before it navigates) for the moments, after navigation start, the browser SDK (loaded after the
+ * page) and session replay start. Replay records nothing before its start: its first snapshot shows the page as it is
+ * then, and an error raised earlier is reported without a replay.
  */
+export async function watchReportingStart(page) {
+  await page.addInitScript(() => {
+    const seen = {};
+    window.__reportingStart = seen;
+    const timer = setInterval(() => {
+      const carrier = window.__SENTRY__ ?? {};
+      const client = Object.values(carrier)
+        .find((v) => v?.defaultCurrentScope)
+        ?.defaultCurrentScope.getClient();
+      if (client && seen.sdkMs === undefined) seen.sdkMs = performance.now();
+      if (client?.getIntegrationByName('Replay')?.getReplayId()) {
+        seen.replayMs = performance.now();
+        clearInterval(timer);
+      }
+    }, 2);
+  });
+}
+
+/** What watchReportingStart saw, once replay has started: sdkMs, replayMs and the load event's end (loadMs). */
+export async function reportingStartTimes(page) {
+  await page.waitForFunction(() => window.__reportingStart.replayMs !== undefined, null, { timeout: 20_000 });
+  return page.evaluate(() => ({
+    ...window.__reportingStart,
+    loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
+  }));
+}
+
+/** watchReportingStart's times for one load of `url` in Debian's Chromium, with no throttling. */
 export async function reportingStart(url) {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
   try {
     const page = await browser.newPage();
-    await page.addInitScript(() => {
-      const seen = {};
-      window.__reportingStart = seen;
-      const timer = setInterval(() => {
-        const carrier = window.__SENTRY__ ?? {};
-        const client = Object.values(carrier)
-          .find((v) => v?.defaultCurrentScope)
-          ?.defaultCurrentScope.getClient();
-        if (client && seen.sdkMs === undefined) seen.sdkMs = performance.now();
-        if (client?.getIntegrationByName('Replay')?.getReplayId()) {
-          seen.replayMs = performance.now();
-          clearInterval(timer);
-        }
-      }, 2);
-    });
+    await watchReportingStart(page);
     await page.goto(url);
-    await page.waitForFunction(() => window.__reportingStart.replayMs !== undefined, null, { timeout: 20_000 });
-    return await page.evaluate(() => ({
-      ...window.__reportingStart,
-      loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
-    }));
+    return await reportingStartTimes(page);
   } finally {
     await browser.close();
   }
