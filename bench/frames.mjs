@@ -6,15 +6,19 @@
 //
 //   npm run bench:frames                          # the build `npm run bench` made (.next-bench), 3 loads
 //   npm run bench:frames -- --dist .next-x --loads 5 --slowdown 4
+//   npm run bench:frames -- --dir bench/baseline --dist .next   # the baseline, for comparison
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 import { option, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
 
 const loads = Number(option('loads', 3));
+const dir = option('dir', '.');
+/** The baseline (--dir bench/baseline) has no reporting to wait for. */
+const reporting = dir === '.';
 const slowdown = Number(option('slowdown', 4));
 
 const ingest = startIngest(3299);
-const { server, origin } = await start(option('dir', '.'), 3203, {
+const { server, origin } = await start(dir, 3203, {
   SENTRY_DSN: ingest.dsn,
   NEXT_PUBLIC_SENTRY_DSN: ingest.dsn,
   NEXT_DIST_DIR: option('dist', '.next-bench'),
@@ -37,9 +41,12 @@ async function isSdkScript(url) {
 let sdkLongest = 0;
 let sdkOver50 = 0;
 const starts = [];
+const lcps = [];
+const blockings = [];
 try {
   for (let i = 1; i <= loads; i++) {
-    const page = await browser.newPage();
+    // Lighthouse's phone: its viewport and pixel ratio, so that the hero image is the largest paint, as there.
+    const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
     await page.addInitScript(() => {
@@ -48,19 +55,30 @@ try {
         type: 'long-animation-frame',
         buffered: true,
       });
+      window.__lcp = 0;
+      new PerformanceObserver((list) => (window.__lcp = list.getEntries().at(-1).startTime)).observe({
+        type: 'largest-contentful-paint',
+        buffered: true,
+      });
     });
-    await watchReportingStart(page);
+    if (reporting) await watchReportingStart(page);
     await page.goto(`${origin}/`);
     // Past the SDK's start, replay's start and the page-load transaction's end (1 s idle), slowed down.
     await page.waitForTimeout(8000);
     const frames = await page.evaluate(() => window.__frames);
-    const started = await reportingStartTimes(page);
-    starts.push(started);
+    const lcpMs = await page.evaluate(() => window.__lcp);
+    const started = reporting ? await reportingStartTimes(page) : undefined;
+    if (started) starts.push(started);
+    lcps.push(lcpMs);
     const blocking = frames.reduce((sum, frame) => sum + Math.max(0, frame.duration - 50), 0);
+    blockings.push(blocking);
     console.log(
-      `load ${i}: ${frames.length} long frames, ${Math.round(blocking)} ms over 50 ms in all; load event at ` +
-        `${Math.round(started.loadMs)} ms, SDK started at ${Math.round(started.sdkMs)} ms, replay recording from ` +
-        `${Math.round(started.replayMs)} ms`,
+      `load ${i}: ${frames.length} long frames, ${Math.round(blocking)} ms over 50 ms in all, largest paint at ` +
+        `${Math.round(lcpMs)} ms` +
+        (started
+          ? `; load event at ${Math.round(started.loadMs)} ms, SDK started at ${Math.round(started.sdkMs)} ms, ` +
+            `replay recording from ${Math.round(started.replayMs)} ms`
+          : ''),
     );
     for (const frame of frames) {
       const script = [...frame.scripts].sort((a, b) => b.duration - a.duration)[0];
@@ -82,10 +100,15 @@ try {
     `\nError reporting's frames over 50 ms at ${slowdown}× slowdown: ${sdkOver50} in ${loads} loads` +
       (sdkOver50 ? `, the longest ${Math.round(sdkLongest)} ms` : ''),
   );
-  const median = (key) => starts.map((s) => s[key]).sort((a, b) => a - b)[Math.floor(starts.length / 2)];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   console.log(
-    `Medians at ${slowdown}×: load event ${Math.round(median('loadMs'))} ms, SDK started ${Math.round(median('sdkMs'))} ms, ` +
-      `replay recording from ${Math.round(median('replayMs'))} ms (an error before then is reported without a replay)`,
+    `Medians at ${slowdown}×: ${Math.round(median(blockings))} ms of long frames over 50 ms, largest paint at ` +
+      `${Math.round(median(lcps))} ms` +
+      (reporting
+        ? `; load event ${Math.round(median(starts.map((s) => s.loadMs)))} ms, SDK started ` +
+          `${Math.round(median(starts.map((s) => s.sdkMs)))} ms, replay recording from ` +
+          `${Math.round(median(starts.map((s) => s.replayMs)))} ms (an error before then is reported without a replay)`
+        : ''),
   );
 } finally {
   await browser.close();

@@ -9,6 +9,7 @@
 //   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 //   npm run bench -- --lighthouse-runs 3   # Lighthouse on `/` for baseline and app, alternating (default 5)
+//   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -31,6 +32,7 @@ const rounds = Number(option('rounds', 2));
 const seconds = Number(option('seconds', 10));
 const connections = Number(option('connections', 20));
 const skipBuild = args.includes('--skip-build');
+const lighthouseOnly = args.includes('--lighthouse-only');
 const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
@@ -194,7 +196,7 @@ try {
       }
     }
   }
-  for (let round = 1; round <= rounds; round++) {
+  for (let round = 1; round <= (lighthouseOnly ? 0 : rounds); round++) {
     for (const name of ['bare', 'baseline', 'app']) {
       console.log(`round ${round}/${rounds}: ${name}`);
       const { server, origin } = await start(name);
@@ -297,7 +299,7 @@ if (jsonOut) {
   writeFileSync(
     jsonOut,
     JSON.stringify(
-      { date: new Date().toISOString(), rounds, seconds, connections, bare, baseline, app, soak },
+      { date: new Date().toISOString(), rounds, seconds, connections, bare, baseline, app, soak, runs: figures },
       null,
       2,
     ),
