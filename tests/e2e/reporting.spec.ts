@@ -1,7 +1,8 @@
 import { inflateSync } from 'node:zlib';
+import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
 import { ingestOrigin } from '../support/e2e-env.mjs';
-import { thrownException } from '../support/ingest';
+import { type IngestClient, thrownException } from '../support/ingest';
 import {
   browserClientOptions,
   expect,
@@ -255,20 +256,26 @@ function replayIdOf(error: ErrorEvent): unknown {
   return (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
 }
 
-test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
-  await page.goto('/diagnostics');
-  await waitForReplay(page);
-  await throwInPage(page, `replayed ${token}`);
-  const error = await ingest.waitForError((e) => thrownException(e) === `replayed ${token}`, { since });
+/** Raises `message` in the page; returns the bodies of the recordings its error's replay sent, as they arrived. */
+async function replayOfError(page: Page, ingest: IngestClient, since: number, message: string): Promise<Buffer[]> {
+  await throwInPage(page, message);
+  const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
   const replayId = replayIdOf(error);
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
   await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
   const recordings = await ingest.items('replay_recording', since);
   expect(recordings.length).toBeGreaterThan(0);
-  const text = recordings
-    .map((item) => {
-      const raw = Buffer.from(item.binary ?? '', 'base64');
-      const body = raw.subarray(raw.indexOf(0x0a) + 1);
+  return recordings.map((item) => {
+    const raw = Buffer.from(item.binary ?? '', 'base64');
+    return raw.subarray(raw.indexOf(0x0a) + 1);
+  });
+}
+
+test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
+  await page.goto('/diagnostics');
+  await waitForReplay(page);
+  const text = (await replayOfError(page, ingest, since, `replayed ${token}`))
+    .map((body) => {
       try {
         return inflateSync(body).toString('utf8');
       } catch {
@@ -291,17 +298,9 @@ test('replay compresses its recording in a worker served from the app, under the
   page.on('worker', (worker) => workers.push(worker.url()));
   await page.goto('/diagnostics');
   await waitForReplay(page);
-  await throwInPage(page, `compressed ${token}`);
-  const error = await ingest.waitForError((e) => thrownException(e) === `compressed ${token}`, { since });
-  const replayId = replayIdOf(error);
-  expect(replayId).toMatch(/^[0-9a-f]{32}$/);
-  await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
-  const recordings = await ingest.items('replay_recording', since);
-  expect(recordings.length).toBeGreaterThan(0);
-  for (const item of recordings) {
-    const raw = Buffer.from(item.binary ?? '', 'base64');
+  for (const body of await replayOfError(page, ingest, since, `compressed ${token}`)) {
     // Deflated by the worker: the SDK falls back to plain JSON when its worker cannot start.
-    expect(() => inflateSync(raw.subarray(raw.indexOf(0x0a) + 1))).not.toThrow();
+    expect(() => inflateSync(body)).not.toThrow();
   }
   expect(workers).toHaveLength(1);
   expect(workers[0]).toMatch(new RegExp(`^${new URL(page.url()).origin}/_next/static/media/worker-bundler\\.`));
