@@ -335,3 +335,19 @@ test('the browser runs the integrations the spec and its users need, and none of
   // Tracing and breadcrumbs start in tasks after init (browser.ts): wait for the last of them.
   expect(await installedIntegrations(page, [...needed, ...leftOut], 'Breadcrumbs')).toEqual(needed);
 });
+
+test("the browser SDK ships without its debug logging (Sentry's __SENTRY_DEBUG__ flag)", async ({ page, request }) => {
+  await page.goto('/');
+  await waitForReplay(page);
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((url) => new URL(url).pathname.endsWith('.js')),
+  );
+  const bodies = await Promise.all(scripts.map(async (script) => (await request.get(script)).text()));
+  // The SDK's own chunk and replay's are among them.
+  expect(bodies.some((body) => body.includes('/envelope/'))).toBe(true);
+  // Logged by @sentry/core for each integration it sets up, when its debug code is built in.
+  for (const body of bodies) expect(body).not.toContain('Integration installed');
+});

@@ -68,3 +68,21 @@ describe('next.config Content-Security-Policy (issue 5)', () => {
     expect(await policy(PHASE_DEVELOPMENT_SERVER)).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval';");
   });
 });
+
+describe('next.config for the phone (issue 15)', () => {
+  const built = config(PHASE_PRODUCTION_BUILD);
+
+  it("sets Sentry's bundle-size flags as values, so that the SDK's guards fold away", () => {
+    // Next writes each value as JSON: the string 'false' would be truthy in the bundle.
+    expect(built.compiler?.define).toEqual({
+      __SENTRY_DEBUG__: false,
+      __RRWEB_EXCLUDE_IFRAME__: true,
+      __RRWEB_EXCLUDE_SHADOW_DOM__: true,
+      __SENTRY_EXCLUDE_REPLAY_WORKER__: true,
+    });
+  });
+
+  it('prefetches without asking the proxy', () => {
+    expect(built.experimental?.proxyPrefetch).toBe('strict');
+  });
+});
