@@ -1,3 +1,4 @@
+import type { APIResponse } from '@playwright/test';
 import type { Event } from '@sentry/core';
 import { expect, test } from './fixtures';
 
@@ -9,6 +10,8 @@ const dataOf = (t: Event) => (traceOf(t).data ?? {}) as Record<string, unknown>;
 const spanNames = (t: Event) => (t.spans ?? []).map((s) => s.description);
 /** Matches the transaction or event of the request whose response carried this X-Request-Id. */
 const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;
+/** The same, for the request that got this response. */
+const ofResponse = (response: APIResponse) => ofRequest(response.headers()['x-request-id']);
 const incomingTraceId = '0af7651916cd43dd8448eb211c80319c';
 const incomingSpanId = 'b7ad6b7169203331';
 
@@ -24,8 +27,7 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
     },
   });
   expect(response.status()).toBe(200);
-  const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
   expect(transaction.transaction).toBe('GET /examples/[id]');
   expect(transaction.transaction_info?.source).toBe('route');
   expect(dataOf(transaction)['http.response.status_code']).toBe(200);
@@ -61,8 +63,7 @@ test("the page's meta tags carry the server's trace, so the browser's page load 
 
 test('an API route: its route, and a span for the handler', async ({ request, ingest, since }) => {
   const response = await request.get('/api/health');
-  const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
   expect(transaction.transaction).toBe('GET /api/health');
   expect(spanNames(transaction)).toContain('executing api route (pages) /api/health');
 });
@@ -76,9 +77,7 @@ test('page data fetched by the router is named after its route; on-demand getSta
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
   const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`);
   expect(data.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction(ofRequest(data.headers()['x-request-id']), {
-    since,
-  });
+  const transaction = await ingest.waitForTransaction(ofResponse(data), { since });
   expect(transaction.transaction).toBe('GET /examples/on-demand/[slug]');
   expect(spanNames(transaction)).toContain('getStaticProps /examples/on-demand/[slug]');
 });
@@ -94,8 +93,7 @@ test("a catch-all page and a static page are named after their routes; Next's ow
     [docs, 'GET /examples/docs/[...path]'],
     [staticPage, 'GET /examples/new'],
   ] as const) {
-    const requestId = response.headers()['x-request-id'];
-    expect((await ingest.waitForTransaction(ofRequest(requestId), { since })).transaction).toBe(name);
+    expect((await ingest.waitForTransaction(ofResponse(response), { since })).transaction).toBe(name);
   }
   // With OpenTelemetry's pipeline, every route module Next loaded became a transaction of its own, and so did the
   // proxy's pass.
@@ -111,12 +109,11 @@ test("a catch-all page and a static page are named after their routes; Next's ow
 
 test('process and module details go with errors, not with every transaction', async ({ request, ingest, since }) => {
   const response = await request.get('/api/diagnostics/server-error');
-  const requestId = response.headers()['x-request-id'];
-  const error = await ingest.waitForError(ofRequest(requestId), { since });
+  const error = await ingest.waitForError(ofResponse(response), { since });
   expect(error.contexts?.app?.app_memory).toBeGreaterThan(0);
   expect(error.contexts?.os).toBeDefined();
   expect(Object.keys(error.modules ?? {})).toContain('next');
-  const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
   expect(transaction.transaction).toBe('GET /api/diagnostics/server-error');
   expect(transaction.contexts?.app).toBeUndefined();
   expect(transaction.modules).toBeUndefined();
