@@ -115,6 +115,23 @@ async function clickAndLand(page: Page, link: Locator, path: string) {
   return waited;
 }
 
+/**
+ * Clicks `link` while the route's scripts are stalled, and expects one full navigation to `path` (the guard's and
+ * Next's never both start one), no sooner than Next's own time-out after the hover and within the guard's bound.
+ */
+async function clickIntoOneFullNavigation(
+  page: Page,
+  link: Locator,
+  path: string,
+  stall: Awaited<ReturnType<typeof stallScripts>>,
+) {
+  const before = stall.documents.length;
+  const waited = await clickAndLand(page, link, path);
+  expect(stall.documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual([path]);
+  expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
+  expect(waited.fromClick).toBeLessThanOrEqual(guaranteedWithinMs);
+}
+
 for (const sdk of ['before', 'after'] as const) {
   test.describe(`a pointer click ${sdk} the browser SDK and replay start`, () => {
     test.beforeEach(async ({ page }) => {
@@ -144,13 +161,8 @@ for (const sdk of ['before', 'after'] as const) {
       await failPrefetch(page, scripts, () => link.hover());
       if (hold) expect(await hold.started()).toBe(false);
 
-      const before = stall.documents.length;
-      const waited = await clickAndLand(page, link, '/examples/new');
+      await clickIntoOneFullNavigation(page, link, '/examples/new', stall);
       await expect(page.getByRole('heading', { level: 1, name: 'Static route' })).toBeVisible();
-      // One full navigation: the guard's and Next's never both start one.
-      expect(stall.documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual(['/examples/new']);
-      expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
-      expect(waited.fromClick).toBeLessThanOrEqual(guaranteedWithinMs);
       await stall.release();
       await hold?.release();
     });
@@ -169,12 +181,8 @@ for (const sdk of ['before', 'after'] as const) {
       await stall.scriptHeld;
       if (hold) expect(await hold.started()).toBe(false);
 
-      const before = stall.documents.length;
-      const waited = await clickAndLand(page, link, '/examples/2');
+      await clickIntoOneFullNavigation(page, link, '/examples/2', stall);
       await expect(page.getByTestId('segment')).toHaveText('2');
-      expect(stall.documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual(['/examples/2']);
-      expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
-      expect(waited.fromClick).toBeLessThanOrEqual(guaranteedWithinMs);
       await stall.release();
       await hold?.release();
     });
