@@ -214,3 +214,22 @@ test('the home page prefetches a route when its link is pointed at, not every ro
   await page.getByRole('link', { name: /generated at build time/ }).hover();
   await expect.poll(() => dataRequests).toEqual([expect.stringMatching(/\/examples\/generated\.json$/)]);
 });
+
+test("a prefetch does not ask the proxy about the link: pointing at a server-rendered page's link fetches no data", async ({
+  page,
+}) => {
+  const dataRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await waitForReporting(page);
+  // getServerSideProps: its data is never prefetched; Next's default prefetch ('flexible') would still send a data
+  // request through the proxy to learn what the proxy does with the link.
+  await page.getByRole('link', { name: /^A dynamic segment/ }).hover();
+  await page.getByRole('link', { name: /generated at build time/ }).hover();
+  // The pages' prefetches start in the order they were pointed at: the first has asked whatever it would by the time
+  // the second's data arrives.
+  await expect.poll(() => dataRequests).toContainEqual(expect.stringMatching(/\/examples\/generated\.json$/));
+  expect(dataRequests).toEqual([expect.stringMatching(/\/examples\/generated\.json$/)]);
+});
