@@ -16,7 +16,13 @@ async function browse(page: Page) {
   const toIngest: number[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (m) => /unhandled|uncaught/i.test(m.text()) && problems.push(`console: ${m.text()}`));
-  page.on('request', (r) => r.url().startsWith(ingestOrigin) && toIngest.push(r.timing().startTime));
+  // When each request to the ingest started, in wall-clock ms. Not Playwright's request.timing(): its startTime stays 0
+  // until a response arrives, so a request refused or still in flight read as sent before the load event.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.request.url.startsWith(ingestOrigin)) toIngest.push(event.wallTime * 1000);
+  });
   await page.goto('/');
   // When the load event ended, in the browser's wall clock (as the request timings are).
   const loadEnded = await page.evaluate(() => {
