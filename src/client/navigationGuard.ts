@@ -8,6 +8,10 @@
 // - a page-data request that hangs has no time-out at all.
 // After a deploy, a page still running the old build asks for scripts the new build no longer has: once one of the
 // build's own assets has failed to load, the page is outdated, and every later navigation is a full one.
+// One click loads one document (issue 21). Two actors can start a full navigation, the guard and Next's router, and
+// each would otherwise start its own: the guard never acts inside a router event but a task later at the soonest, so
+// that Next, when it already knows the load failed, goes first and the guard stands down; when the guard goes, it
+// cancels Next's load, and the page refuses a second navigation to the address it is already leaving for.
 import Router from 'next/router';
 import { routeLoadTimeoutMs } from '../config/spec';
 
@@ -46,9 +50,11 @@ export interface Navigations {
   started: number;
   /** One of the build's assets failed to load: a newer build has replaced this page's. */
   outdated: boolean;
+  /** The full navigation the guard started, until a new client-side navigation shows the page stayed. */
+  leavingTo: string | undefined;
 }
 
-export const noNavigation: Navigations = { pending: undefined, started: 0, outdated: false };
+export const noNavigation: Navigations = { pending: undefined, started: 0, outdated: false, leavingTo: undefined };
 
 export type NavigationEvent =
   /** Next's routeChangeStart: a new navigation, which replaces any under way. */
@@ -58,7 +64,9 @@ export type NavigationEvent =
   /** A script or stylesheet of the build failed to load. */
   | { type: 'assetFailed' }
   /** The timer of navigation `id` ran out. */
-  | { type: 'deadline'; id: number };
+  | { type: 'deadline'; id: number }
+  /** The guard has started its full navigation to `url`. */
+  | { type: 'left'; url: string };
 
 export interface Decision {
   state: Navigations;
@@ -73,10 +81,11 @@ export function decide(state: Navigations, event: NavigationEvent): Decision {
   switch (event.type) {
     case 'start': {
       const id = state.started + 1;
-      if (state.outdated) return { state: { ...state, started: id, pending: undefined }, fullNavigationTo: event.url };
+      // Outdated: full, but from the next task, by when Next has armed its cancel for this navigation, or has gone
+      // full itself because it already knows the route failed.
       return {
-        state: { ...state, started: id, pending: { id, url: event.url } },
-        deadline: { id, afterMs: fullNavigationAfterMs },
+        state: { ...state, started: id, pending: { id, url: event.url }, leavingTo: undefined },
+        deadline: { id, afterMs: state.outdated ? 0 : fullNavigationAfterMs },
       };
     }
     case 'settled':
@@ -91,7 +100,24 @@ export function decide(state: Navigations, event: NavigationEvent): Decision {
     case 'deadline':
       if (state.pending?.id !== event.id) return { state };
       return { state: { ...state, pending: undefined }, fullNavigationTo: state.pending.url };
+    case 'left':
+      return { state: { ...state, leavingTo: event.url } };
   }
+}
+
+/**
+ * True when a navigation the page is about to start goes where the guard's full navigation already goes: Next's router
+ * going full too, after the guard cancelled its load (a page-data request that fails late still does). A second
+ * start would abort the first document request and send another.
+ */
+export function repeatsFullNavigation(state: Navigations, destination: string, origin: string): boolean {
+  return state.leavingTo !== undefined && new URL(state.leavingTo, origin).href === new URL(destination, origin).href;
+}
+
+/** The part of the Navigation API the guard uses (Chromium, Safari 26.2+, Firefox 147+); absent elsewhere. */
+interface NavigateEvent extends Event {
+  readonly cancelable: boolean;
+  readonly destination: { readonly url: string };
 }
 
 /** Called once by instrumentation-client.ts, before the app hydrates. */
@@ -107,12 +133,22 @@ export function guardClientNavigations(): void {
       timer = setTimeout(() => on({ type: 'deadline', id }), afterMs);
     }
     if (decision.fullNavigationTo) {
-      // Next's own time-out, if it was armed late, must not start the same full navigation a second time: cancelling
-      // its component load makes it stand down (`clc` is the router's cancel for the load under way).
+      // Next must not start the same full navigation a second time (its own time-out, armed late, or a load that
+      // fails after this): cancelling its load makes it stand down (`clc` is the router's cancel for the load under
+      // way, armed when the navigation starts).
       Router.router?.clc?.();
       location.assign(decision.fullNavigationTo);
+      // Recorded after the assignment, whose own navigate event has been dispatched by then.
+      on({ type: 'left', url: decision.fullNavigationTo });
     }
   };
+  // Where the Navigation API exists, a navigation that repeats the guard's is refused: the document request under
+  // way goes on alone.
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  navigation?.addEventListener('navigate', (event) => {
+    const { cancelable, destination } = event as NavigateEvent;
+    if (cancelable && repeatsFullNavigation(state, destination.url, location.origin)) event.preventDefault();
+  });
   // Resource load errors do not bubble: listen in the capture phase.
   addEventListener(
     'error',

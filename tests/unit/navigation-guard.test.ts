@@ -6,6 +6,7 @@ import {
   isBuildAsset,
   noNavigation,
   type NavigationEvent,
+  repeatsFullNavigation,
   type Navigations,
 } from '../../src/client/navigationGuard';
 import { routeLoadTimeoutMs } from '../../src/config/spec';
@@ -78,12 +79,52 @@ describe('decide', () => {
     expect(run([{ type: 'settled' }, { type: 'deadline', id: 1 }], failed.state).full).toEqual([]);
   });
 
-  it('after a failed build asset every later navigation is a full one, at once, with no timer', () => {
-    const { full, deadlines, state } = run([{ type: 'assetFailed' }, { type: 'start', url: '/b' }]);
-    expect(full).toEqual(['/b']);
-    expect(deadlines).toEqual([]);
-    expect(state.outdated).toBe(true);
-    expect(run([{ type: 'deadline', id: 1 }], state).full).toEqual([]);
+  // Issue 21: the guard and Next's router must never both start a full navigation. Next goes full after a failed load
+  // (routeChangeError, then its own hard navigation, which the guard hears as 'settled'); the guard from its timer.
+  describe('after a failed build asset, every later navigation is full, started by one actor', () => {
+    const outdated = run([{ type: 'assetFailed' }]).state;
+
+    it('the guard never acts inside the start event: it arms its timer for the next task', () => {
+      const { full, deadlines } = run([{ type: 'start', url: '/b' }], outdated);
+      expect(full).toEqual([]);
+      expect(deadlines).toEqual([{ id: 1, afterMs: 0 }]);
+    });
+
+    it('Next first (it knew the route failed): the guard stands down', () => {
+      const { full } = run([{ type: 'start', url: '/b' }, { type: 'settled' }, { type: 'deadline', id: 1 }], outdated);
+      expect(full).toEqual([]);
+    });
+
+    it('the guard first: one full navigation; Next, which then ends its load, starts none', () => {
+      const { full, state } = run(
+        [{ type: 'start', url: '/b' }, { type: 'deadline', id: 1 }, { type: 'left', url: '/b' }, { type: 'settled' }],
+        outdated,
+      );
+      expect(full).toEqual(['/b']);
+      // Should Next still go full to the same address, the page refuses that second navigation.
+      expect(repeatsFullNavigation(state, 'https://app.example/b', 'https://app.example')).toBe(true);
+      expect(repeatsFullNavigation(state, '/b', 'https://app.example')).toBe(true);
+      expect(repeatsFullNavigation(state, '/c', 'https://app.example')).toBe(false);
+    });
+
+    it('a later client-side navigation shows the page stayed: nothing is refused any more', () => {
+      const { state } = run(
+        [
+          { type: 'start', url: '/b' },
+          { type: 'deadline', id: 1 },
+          { type: 'left', url: '/b' },
+          { type: 'start', url: '/b' },
+        ],
+        outdated,
+      );
+      expect(repeatsFullNavigation(state, '/b', 'https://app.example')).toBe(false);
+    });
+  });
+
+  it('refuses nothing before the guard has started a full navigation', () => {
+    expect(repeatsFullNavigation(noNavigation, '/b', 'https://app.example')).toBe(false);
+    const next = run([{ type: 'start', url: '/b' }, { type: 'settled' }]).state;
+    expect(repeatsFullNavigation(next, '/b', 'https://app.example')).toBe(false);
   });
 });
 
