@@ -202,6 +202,38 @@ for (const sdk of ['before', 'after'] as const) {
   });
 }
 
+test('a second full navigation to where the guard already goes is refused: one document request', async ({ page }) => {
+  const scripts = await routeScripts(page, '/examples/new');
+  const stall = await stallScripts(page, scripts, '/examples/new');
+  // The target's document answers late, so that the second navigation comes while the first is still under way.
+  await page.route(
+    (url) => url.pathname === '/examples/new',
+    async (route) => {
+      if (route.request().isNavigationRequest()) await new Promise((done) => setTimeout(done, 500));
+      await route.continue().catch(() => {});
+    },
+  );
+  await page.goto('/');
+  // The page is outdated, as after a deploy: one of the build's assets fails to load.
+  await page.evaluate(
+    () =>
+      new Promise((failed) => {
+        const script = document.createElement('script');
+        script.onerror = failed;
+        script.src = '/_next/static/chunks/gone-after-a-deploy.js';
+        document.body.append(script);
+      }),
+  );
+  // What Next's router does when a load fails after the guard went full: the same full navigation, again.
+  await page.evaluate(() =>
+    addEventListener('beforeunload', () => setTimeout(() => (location.href = '/examples/new'), 50), { once: true }),
+  );
+  const before = stall.documents.length;
+  await page.getByRole('link', { name: /^A static route that beats/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Static route' })).toBeVisible();
+  expect(stall.documents.slice(before).map((r) => new URL(r.url()).pathname)).toEqual(['/examples/new']);
+});
+
 test('a navigation that completes is left alone: no full navigation, also after the guard’s deadline', async ({
   page,
 }) => {
