@@ -226,7 +226,11 @@ test('a second full navigation to where the guard already goes is refused: one d
   );
   // What Next's router does when a load fails after the guard went full: the same full navigation, again.
   await page.evaluate(() =>
-    addEventListener('beforeunload', () => setTimeout(() => (location.href = '/examples/new'), 50), { once: true }),
+    addEventListener(
+      'beforeunload',
+      () => setTimeout(() => (location.href = new URL('/examples/new', location.origin).href), 50),
+      { once: true },
+    ),
   );
   const before = stall.documents.length;
   await page.getByRole('link', { name: /^A static route that beats/ }).click();
