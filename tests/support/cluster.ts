@@ -8,16 +8,21 @@ import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mjs';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
-/** A port nothing listens on now (the kernel picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A port nothing listens on now, below the range Linux hands out to clients (32768–60999). The tests poll a server's
+ * port while it starts; a client connecting to a port in that range can get the same port as its own source and
+ * connect to itself (TCP simultaneous open), and the server that starts next on it then fails with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
