@@ -48,7 +48,8 @@ export default defineConfig({
       env: e2eServerEnv,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: 'pipe',
+      // Its output goes to a file (tests/support/logged-server.mjs); stderr carries only a start-up failure.
+      stdout: 'ignore',
       stderr: 'pipe',
     },
   ],

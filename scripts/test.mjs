@@ -1,7 +1,7 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv } from '../tests/support/e2e-env.mjs';
+import { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } from '../tests/support/e2e-env.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 
 requireSupportedNode();
@@ -22,6 +22,8 @@ const steps = [
   // Two more builds for the deployment tests: a rolling deploy's next release, and the same commit built again.
   { name: 'build (next release)', cmd: ['node', 'scripts/build.mjs'], env: nextReleaseBuildEnv },
   { name: 'build (again)', cmd: ['node', 'scripts/build.mjs'], env: rebuildEnv },
+  // The guide's first page, added to a throwaway copy of the app and built (docs/build-your-product.md).
+  { name: 'build (first page)', cmd: ['node', 'tests/support/first-page.mjs'] },
   { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 
@@ -66,6 +68,7 @@ const e2e = e2eCounts();
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + (failedStep && !unit.failed && !e2e.failed ? 1 : 0);
 const skipped = unit.skipped + e2e.skipped;
+if (failedStep === 'e2e') console.log(`\nWhat the end-to-end server printed: ${serverLogFile}`);
 console.log(`\nSteps: ${done.join(', ')}${failedStep ? `; stopped at ${failedStep}` : ''}`);
 console.log(
   `Unit: ${unit.passed} passed, ${unit.failed} failed. End-to-end: ${e2e.passed} passed, ${e2e.failed} failed.`,
