@@ -21,6 +21,7 @@ const eslintConfig = [
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',
+      '.test-results/**',
       'playwright-report/**',
       'bench/baseline/.next/**',
       'bench/.baseline-no-proxy/**',

@@ -2,12 +2,15 @@
 // <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
 import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { requireSupportedNode } from './node-version.mjs';
 
 requireSupportedNode();
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
-const { status } = spawnSync('node', ['node_modules/next/dist/bin/next', 'build', ...process.argv.slice(2)], {
+// Resolved like any import, so that a copy of the app inside a project (the first-page test's) uses its node_modules.
+const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 if (status !== 0) process.exit(status ?? 1);

@@ -12,3 +12,4 @@ export declare const nextReleaseBuildEnv: { NEXT_DIST_DIR: string; BUILD_ID: str
 export declare const rebuildEnv: { NEXT_DIST_DIR: string } & Record<string, string>;
 export declare const e2eServerEnv: Record<string, string>;
 export declare const serverLogFile: string;
+export declare const firstPageCopy: string;

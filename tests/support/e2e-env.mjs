@@ -33,6 +33,9 @@ export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-n
 /** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
+/** The throwaway copy of the app with the guide's first page added (tests/support/first-page.mjs). */
+export const firstPageCopy = '.test-results/first-page';
+
 /** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs). */
 export const serverLogFile = '.test-results/e2e-server.log';
 
