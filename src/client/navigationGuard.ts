@@ -114,7 +114,7 @@ export function repeatsFullNavigation(state: Navigations, destination: string, o
   return state.leavingTo !== undefined && new URL(state.leavingTo, origin).href === new URL(destination, origin).href;
 }
 
-/** The part of the Navigation API the guard uses (Chromium, Safari 26.2+, Firefox 147+); absent elsewhere. */
+/** The part of the Navigation API the guard uses; older Safari and Firefox releases lack it (the cancel still applies). */
 interface NavigateEvent extends Event {
   readonly cancelable: boolean;
   readonly destination: { readonly url: string };
