@@ -1,4 +1,4 @@
-// The server's environment, declared and validated once. Each variable is documented in README.md and .env.example.
+// The server's environment, declared and validated once. Each variable is documented in README.md (Configuration) and .env.example.
 
 export interface ServerEnv {
   /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (operators checking a deployment's reporting). */

@@ -1,4 +1,4 @@
-// The specification's values (../shared/SPEC.md), typed once. Every runtime imports them from here.
+// The specification's values (docs/specification.md), typed once. Every runtime imports them from here.
 
 /** §2 Error page: the text shown for each status. */
 export const errorTexts = {

@@ -12,7 +12,7 @@ export const offlineQueueSize = 60;
 
 /**
  * The SDK's default browser integrations this app leaves out, each costing start-up or every call and giving the spec
- * and its users nothing they need (README, "Browser integrations"):
+ * and its users nothing they need (docs/observability.md, "Browser integrations"):
  * - BrowserApiErrors wraps setTimeout, setInterval, requestAnimationFrame, XMLHttpRequest and addEventListener on
  *   dozens of prototypes, for stack details of errors the global handlers report anyway (the app's scripts are
  *   same-origin, so the browser gives them their full message and stack);

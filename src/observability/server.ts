@@ -49,7 +49,7 @@ export function startServerReporting(): void {
   const env = serverReportingEnv(process.env);
   if (!reportingOn(env)) {
     console.info(
-      'Error reporting is off: no SENTRY_DSN or NEXT_PUBLIC_SENTRY_DSN is set. Set them to report errors and traces to Sentry (see README, "Error reporting").',
+      'Error reporting is off: no SENTRY_DSN or NEXT_PUBLIC_SENTRY_DSN is set. Set them to report errors and traces to Sentry (see docs/observability.md).',
     );
     return;
   }

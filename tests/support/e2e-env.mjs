@@ -11,7 +11,7 @@ export const chromiumFlags = [
   '--no-first-run',
 ];
 
-/** The production server under test. `localhost`, not 127.0.0.1: see README "Listening address". */
+/** The production server under test. `localhost`, not 127.0.0.1: see docs/architecture.md, "Listening address". */
 export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
 export const appOrigin = `http://${appHost}:${appPort}`;
