@@ -1,8 +1,26 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
 // do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and
-// image sources), and owns graceful shutdown.
+// image sources), and owns graceful shutdown. First of all it starts the server's logger, so that everything the process
+// prints, Next's own lines included, is one JSON line (src/observability/serverLog.mjs, copied beside it by the build).
 
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { serverLogger } from './server-log.mjs';
+
+/** The release the build names (next.config.ts env APP_RELEASE), for the lines Next prints before the app starts. */
+function builtRelease() {
+  try {
+    const serverFiles = readFileSync(`${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`, 'utf8');
+    return JSON.parse(serverFiles).config.env.APP_RELEASE;
+  } catch {
+    return undefined;
+  }
+}
+
+const log = serverLogger(process.env, {
+  release: builtRelease(),
+  environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim(),
+});
 
 // Next 16 builds a WHATWG Request for every request, which rejects TRACE: it would answer 500.
 // (TRACK and other unknown methods never get this far: Node's parser answers them 400.)
@@ -82,7 +100,7 @@ const seconds = (name, fallback) => {
   const value = process.env[name]?.trim();
   const parsed = value ? Number(value) : fallback;
   if (!Number.isFinite(parsed) || parsed < 0) {
-    console.error(`Configuration error: ${name} must be a number of seconds (got ${JSON.stringify(value)}).`);
+    log.fatal(`Configuration error: ${name} must be a number of seconds (got ${JSON.stringify(value)}).`);
     process.exit(1);
   }
   return parsed * 1000;
@@ -99,7 +117,7 @@ async function shutdown(signal) {
   shuttingDown = true;
   // From now on /api/ready answers 503, so that a load balancer stops sending new requests.
   globalThis[Symbol.for('app.draining')] = true;
-  console.info(`${signal}: draining for ${drainMs / 1000} s, then closing.`);
+  log.info(`${signal}: draining for ${drainMs / 1000} s, then closing.`);
   await new Promise((done) => setTimeout(done, drainMs));
   const closed = [...servers].map(
     (server) =>
@@ -112,6 +130,7 @@ async function shutdown(signal) {
   await Promise.race([Promise.all(closed), new Promise((done) => setTimeout(done, timeoutMs))]);
   const flushReports = globalThis[Symbol.for('app.flushReports')];
   if (typeof flushReports === 'function') await flushReports(2000).catch(() => undefined);
+  log.info(`${signal}: drained, exiting.`);
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
