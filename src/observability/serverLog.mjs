@@ -78,9 +78,11 @@ export function createServerLogger({ level, release, environment, collectPersona
     mixin: () => ({ ...globalThis[reportingFieldsKey], ...globalThis[requestFieldsKey]?.() }),
     serializers: {
       err: pino.stdSerializers.err,
+      // A request is its method, target and headers (never the whole IncomingMessage), its query values emptied.
       req: (req) => ({
         method: req.method,
         url: collectPersonalData ? req.url : withoutQueryValues(req.url ?? ''),
+        headers: req.headers,
       }),
     },
     ...(collectPersonalData ? {} : { redact: { paths: redactedPaths, censor: '[redacted]' } }),
