@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { serverLogger } from './server-log.mjs';
+import { parseSwitch, serverLogger, withoutQueryValues } from './server-log.mjs';
 
 /** The release the build names (next.config.ts env APP_RELEASE), for the lines Next prints before the app starts. */
 function builtRelease() {
@@ -22,6 +22,35 @@ const log = serverLogger(process.env, {
   environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim(),
 });
 
+let logRequests = false;
+try {
+  logRequests = parseSwitch('LOG_REQUESTS', process.env.LOG_REQUESTS);
+} catch (error) {
+  log.fatal(`Configuration error: ${error.message}`);
+  process.exit(1);
+}
+// Validated by the app at start-up (src/config/env.ts); a wrong value stops the server there.
+const queryValuesLogged = ['1', 'true'].includes(process.env.SENTRY_COLLECT_PII ?? '');
+
+/** LOG_REQUESTS=1: one line per answered request (off by default: docs/logging.md has its cost). */
+function logRequest(req, res) {
+  const started = performance.now();
+  const url = queryValuesLogged ? req.url : withoutQueryValues(req.url ?? '');
+  res.once('finish', () => {
+    const requestId = res.getHeader('x-request-id');
+    log.info(
+      {
+        method: req.method,
+        url,
+        status: res.statusCode,
+        duration_ms: Math.round(performance.now() - started),
+        ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+      },
+      'request answered',
+    );
+  });
+}
+
 // Next 16 builds a WHATWG Request for every request, which rejects TRACE: it would answer 500.
 // (TRACK and other unknown methods never get this far: Node's parser answers them 400.)
 const methodsNextCannotHandle = new Set(['TRACE']);
@@ -35,6 +64,7 @@ function refuse(res, status, text, headers = {}) {
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
   if (event === 'request') {
+    if (logRequests) logRequest(req, res);
     if (methodsNextCannotHandle.has(req.method)) {
       return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD, OPTIONS' });
     }

@@ -5,6 +5,7 @@ export declare const serviceName: string;
 export declare const logLevels: readonly string[];
 export declare const redactedPaths: readonly string[];
 export declare function parseLogLevel(name: string, value: string | undefined, fallback: string): string;
+export declare function parseSwitch(name: string, value: string | undefined): boolean;
 export declare function withoutQueryValues(target: string): string;
 export interface RequestLogFields {
   request_id?: string;

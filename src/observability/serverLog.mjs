@@ -20,6 +20,13 @@ export function parseLogLevel(name, value, fallback) {
   );
 }
 
+/** A 1/0 switch (also true/false; unset or empty is 0), with the sentence of src/config/env.ts flag(). */
+export function parseSwitch(name, value) {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
+}
+
 /**
  * What never reaches a log line unless an operator turns personal data on (SENTRY_COLLECT_PII=1, as for events):
  * cookies, credentials and bodies, on any object logged directly or one level down (`req.headers.cookie`,
