@@ -2,12 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Integration, LogSeverityLevel, Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import { EnvError } from '../config/env';
 import { reportingOn, type ReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
-import { parseLogLevel, serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
+import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
 import { serverTransport, serverTransportOptions } from './serverTransport';
 
 /** Each request's isolation scope, and the request it isolates: how a log line finds its request id. */
@@ -67,19 +66,6 @@ function onErrorsOnly(integration: Integration): Integration {
     processEvent: (event, hint, client) =>
       event.type === 'transaction' ? event : processEvent.call(integration, event, hint, client),
   };
-}
-
-const levelsBySeverity: LogSeverityLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-/** SENTRY_LOG_LEVEL (default warn): the log lines at this level and above are sent to Sentry as logs; silent sends none. */
-export function forwardedLogLevels(env: Record<string, string | undefined>): LogSeverityLevel[] {
-  let level: string;
-  try {
-    level = parseLogLevel('SENTRY_LOG_LEVEL', env.SENTRY_LOG_LEVEL, 'warn');
-  } catch (error) {
-    throw new EnvError((error as Error).message);
-  }
-  return level === 'silent' ? [] : levelsBySeverity.slice(levelsBySeverity.indexOf(level as LogSeverityLevel));
 }
 
 export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLevel[]): void {

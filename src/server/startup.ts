@@ -1,7 +1,8 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
 import { EnvError, serverEnv } from '../config/env';
 import { serverReportingEnv, type ReportingEnv } from '../observability/env';
-import { forwardedLogLevels, startServerReporting } from '../observability/server';
+import { forwardedLogLevels } from '../observability/logForwarding';
+import { startServerReporting } from '../observability/server';
 import { serverLogger, setReportingLogFields } from '../observability/serverLog.mjs';
 
 export function startServer(): void {

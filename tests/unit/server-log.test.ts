@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { forwardedLogLevels } from '../../src/observability/logForwarding';
 import {
   consoleRecord,
   createServerLogger,
@@ -119,5 +120,14 @@ describe("console calls (Next's own lines)", () => {
     expect(consoleRecord(['▲ Next.js 16.4.6'])).toEqual(['Next.js 16.4.6']);
     expect(consoleRecord(['   - Local:  %s', 'http://localhost:3000'])).toEqual(['- Local:  http://localhost:3000']);
     expect(consoleRecord(['count', { n: 1 }])).toEqual(['count { n: 1 }']);
+  });
+});
+
+describe('SENTRY_LOG_LEVEL', () => {
+  it('sends warn and above by default, the levels from the one set, none for silent', () => {
+    expect(forwardedLogLevels({})).toEqual(['warn', 'error', 'fatal']);
+    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'info' })).toEqual(['info', 'warn', 'error', 'fatal']);
+    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'silent' })).toEqual([]);
+    expect(() => forwardedLogLevels({ SENTRY_LOG_LEVEL: 'all' })).toThrow(/^SENTRY_LOG_LEVEL must be one of/);
   });
 });
