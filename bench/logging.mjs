@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import { load, option, sleep, startIngest } from './lib.mjs';
 
 const distDir = option('dist', '.next-bench-logging');
-const rounds = Number(option('rounds', 2));
+const rounds = Number(option('rounds', 3));
 const seconds = Number(option('seconds', 5));
 const connections = Number(option('connections', 20));
 const routes = ['/examples/new', '/examples/42', '/api/health'];
@@ -87,7 +87,11 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+};
 const rows = routes.map((path) => {
   const base = median(cpu[baseline][path]);
   return Object.fromEntries([
