@@ -17,6 +17,7 @@ const eslintConfig = [
       '.next-e2e-rebuild/**',
       '.next-load/**',
       '.next-bench/**',
+      '.next-bench-logging/**',
       '.next-volume/**',
       'node_modules/**',
       'next-env.d.ts',

@@ -20,4 +20,5 @@ const standalone = `${distDir}/standalone`;
 cpSync('public', `${standalone}/public`, { recursive: true });
 cpSync(`${distDir}/static`, `${standalone}/${distDir}/static`, { recursive: true });
 cpSync('scripts/server-lifecycle.mjs', `${standalone}/server-lifecycle.mjs`);
+cpSync('src/observability/serverLog.mjs', `${standalone}/server-log.mjs`);
 console.log(`Standalone server ready in ${standalone}: node --import ./server-lifecycle.mjs server.js`);

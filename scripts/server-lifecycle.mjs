@@ -1,8 +1,55 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
 // do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and
-// image sources), and owns graceful shutdown.
+// image sources), and owns graceful shutdown. First of all it starts the server's logger, so that everything the process
+// prints, Next's own lines included, is one JSON line (src/observability/serverLog.mjs, copied beside it by the build).
 
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { parseSwitch, serverLogger, withoutQueryValues } from './server-log.mjs';
+
+/** The release the build names (next.config.ts env APP_RELEASE), for the lines Next prints before the app starts. */
+function builtRelease() {
+  try {
+    const serverFiles = readFileSync(`${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`, 'utf8');
+    return JSON.parse(serverFiles).config.env.APP_RELEASE;
+  } catch {
+    return undefined;
+  }
+}
+
+const log = serverLogger(process.env, {
+  release: builtRelease(),
+  environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim(),
+});
+
+let logRequests = false;
+try {
+  logRequests = parseSwitch('LOG_REQUESTS', process.env.LOG_REQUESTS);
+} catch (error) {
+  log.fatal(`Configuration error: ${error.message}`);
+  process.exit(1);
+}
+// Validated by the app at start-up (src/config/env.ts); a wrong value stops the server there.
+const queryValuesLogged = ['1', 'true'].includes(process.env.SENTRY_COLLECT_PII ?? '');
+
+/** LOG_REQUESTS=1: one line per answered request (off by default: docs/logging.md has its cost). */
+function logRequest(req, res) {
+  const started = performance.now();
+  const url = queryValuesLogged ? req.url : withoutQueryValues(req.url ?? '');
+  res.once('finish', () => {
+    const requestId = res.getHeader('x-request-id');
+    log.info(
+      {
+        method: req.method,
+        url,
+        status: res.statusCode,
+        duration_ms: Math.round(performance.now() - started),
+        ...(typeof requestId === 'string' ? { request_id: requestId } : {}),
+      },
+      'request answered',
+    );
+  });
+}
 
 // Next 16 builds a WHATWG Request for every request, which rejects TRACE: it would answer 500.
 // (TRACK and other unknown methods never get this far: Node's parser answers them 400.)
@@ -17,6 +64,7 @@ function refuse(res, status, text, headers = {}) {
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
   if (event === 'request') {
+    if (logRequests) logRequest(req, res);
     if (methodsNextCannotHandle.has(req.method)) {
       return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD, OPTIONS' });
     }
@@ -82,7 +130,7 @@ const seconds = (name, fallback) => {
   const value = process.env[name]?.trim();
   const parsed = value ? Number(value) : fallback;
   if (!Number.isFinite(parsed) || parsed < 0) {
-    console.error(`Configuration error: ${name} must be a number of seconds (got ${JSON.stringify(value)}).`);
+    log.fatal(`Configuration error: ${name} must be a number of seconds (got ${JSON.stringify(value)}).`);
     process.exit(1);
   }
   return parsed * 1000;
@@ -99,7 +147,7 @@ async function shutdown(signal) {
   shuttingDown = true;
   // From now on /api/ready answers 503, so that a load balancer stops sending new requests.
   globalThis[Symbol.for('app.draining')] = true;
-  console.info(`${signal}: draining for ${drainMs / 1000} s, then closing.`);
+  log.info(`${signal}: draining for ${drainMs / 1000} s, then closing.`);
   await new Promise((done) => setTimeout(done, drainMs));
   const closed = [...servers].map(
     (server) =>
@@ -112,6 +160,7 @@ async function shutdown(signal) {
   await Promise.race([Promise.all(closed), new Promise((done) => setTimeout(done, timeoutMs))]);
   const flushReports = globalThis[Symbol.for('app.flushReports')];
   if (typeof flushReports === 'function') await flushReports(2000).catch(() => undefined);
+  log.info(`${signal}: drained, exiting.`);
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,12 +1,31 @@
 // The Node server's error reporter: started by instrumentation.ts register().
-import type { ServerResponse } from 'node:http';
-import type { Integration } from '@sentry/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Integration, LogSeverityLevel, Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import { reportingOn, serverReportingEnv } from './env';
+import { reportingOn, type ReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
+import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
 import { serverTransport, serverTransportOptions } from './serverTransport';
+
+/** Each request's isolation scope, and the request it isolates: how a log line finds its request id. */
+const requestOfScope = new WeakMap<Scope, { request: IncomingMessage; response: ServerResponse }>();
+
+/** The proxy's request id: on the response once the proxy ran, on the request Next forwards. */
+function requestIdOf({ request, response }: { request: IncomingMessage; response: ServerResponse }) {
+  const id = response.getHeader('x-request-id') ?? request.headers['x-request-id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The fields of a line logged inside a request: the ids its transaction and error events carry. */
+function requestLogFields(): RequestLogFields {
+  const span = Sentry.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  const exchange = requestOfScope.get(Sentry.getIsolationScope());
+  return { request_id: exchange && requestIdOf(exchange), trace_id: traceId, span_id: spanId };
+}
 
 /**
  * One transaction per request from Sentry's own HTTP server instrumentation (Node's diagnostics channel), named after
@@ -17,6 +36,10 @@ const requestTransactions = Sentry.httpIntegration({
   ignoreStatusCodes: [404],
   onSpanCreated(span, request, response) {
     const requestScope = Sentry.getIsolationScope();
+    requestOfScope.set(requestScope, {
+      request: request as unknown as IncomingMessage,
+      response: response as unknown as ServerResponse,
+    });
     // Registered before the SDK's own listener, which ends the span: the name and the tag are set first.
     response.once('close', () => {
       // The proxy's request id, as errors carry it, so that a transaction and a log line can be matched.
@@ -45,10 +68,9 @@ function onErrorsOnly(integration: Integration): Integration {
   };
 }
 
-export function startServerReporting(): void {
-  const env = serverReportingEnv(process.env);
+export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLevel[]): void {
   if (!reportingOn(env)) {
-    console.info(
+    serverLogger().info(
       'Error reporting is off: no SENTRY_DSN or NEXT_PUBLIC_SENTRY_DSN is set. Set them to report errors and traces to Sentry (see docs/observability.md).',
     );
     return;
@@ -60,12 +82,17 @@ export function startServerReporting(): void {
     integrations: (defaults) => [
       ...defaults.filter((i) => i.name !== 'Http').map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
       requestTransactions,
+      // The logger's lines at SENTRY_LOG_LEVEL and above, as Sentry logs linked to the active trace (SDK 11 has no
+      // enableLogs switch: an integration that captures logs is the switch); never as events (errors are reported once,
+      // by the SDK's own hooks).
+      Sentry.pinoIntegration({ log: { levels: logLevels }, error: { levels: [] } }),
     ],
     transport: serverTransport,
     // The init options type only knows the Node transport's options; the offline transport adds createStore.
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
   });
   traceNextSpans();
+  setRequestLogFields(requestLogFields);
   // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
   (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
     Sentry.flush(timeoutMs);

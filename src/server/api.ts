@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { captureException, withScope } from '@sentry/nextjs';
 import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
+import { serverLogger, withoutQueryValues } from '../observability/serverLog.mjs';
 
 /** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
 export function requestIdOf(req: IncomingMessage): string | undefined {
@@ -41,7 +42,10 @@ export function apiRoute(methods: readonly string[], handler: NextApiHandler): N
         scope.setTag('request_id', requestIdOf(req));
         captureException(error, { mechanism: { type: 'auto.function.nextjs.api_route', handled: false } });
       });
-      console.error(`API route ${req.url ?? ''} failed (request ${requestIdOf(req) ?? 'without id'}):`, error);
+      serverLogger().error(
+        { err: error, request_id: requestIdOf(req) },
+        `API route ${withoutQueryValues(req.url ?? '')} failed`,
+      );
       if (!res.headersSent) sendJsonError(req, res, 500, 'The server failed to answer this request.');
       else res.end();
     }

@@ -3,8 +3,23 @@ import { serverLogFile } from '../support/e2e-env.mjs';
 import { expect, test } from './fixtures';
 
 // Runs after every other test (its own project in playwright.config.ts), over all the server printed meanwhile.
+const printed = () => readFileSync(serverLogFile, 'utf8');
+
+test('every line the server printed over the whole suite is one JSON object with the log fields', () => {
+  const lines = printed().split('\n').filter(Boolean);
+  const notLogLines = lines.filter((line) => {
+    try {
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      return !['level', 'time', 'msg', 'service', 'release', 'environment'].every((field) => field in fields);
+    } catch {
+      return true;
+    }
+  });
+  expect(notLogLines).toEqual([]);
+});
+
 test('the server printed no runtime warning over the whole suite: no detached-buffer, no deprecation', () => {
-  const log = readFileSync(serverLogFile, 'utf8');
+  const log = printed();
   // The log spans the suite: it holds what the API route tests made the server print.
   expect(log).toContain('Diagnostics: an exception thrown in an API route');
   const warnings = log

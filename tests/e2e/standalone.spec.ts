@@ -33,7 +33,7 @@ test('the standalone directory serves pages, assets, images, API routes and the 
     expect((await fetch(`${origin}/%`)).status).toBe(400);
     expect((await fetch(`${origin}/api/nope`)).headers.get('x-request-id')).toBeTruthy();
     // Everything the server's SDK loads at start-up was copied: it registered its instrumentation hooks.
-    expect(server.stderr()).not.toContain('Failed to register');
+    expect(server.output()).not.toContain('Failed to register');
   } finally {
     expect(await server.stop('SIGTERM')).toBe(0);
     rmSync(place, { recursive: true, force: true });

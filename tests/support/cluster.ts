@@ -47,8 +47,8 @@ export interface Instance {
   port: number;
   origin: string;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
-  /** What the server wrote to stderr so far. */
-  stderr(): string;
+  /** What the server printed so far (its log lines: src/observability/serverLog.mjs). */
+  output(): string;
   /** Signals the server (unless it has exited) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -73,11 +73,12 @@ export async function startInstance(
         NEXT_DIST_DIR: distDir,
         PORT: String(port),
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let output = '';
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const health = async () =>
     (await (await fetch(`${origin}/api/health`)).json()) as Awaited<ReturnType<Instance['health']>>;
@@ -86,7 +87,7 @@ export async function startInstance(
     port,
     origin,
     health,
-    stderr: () => stderr,
+    output: () => output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

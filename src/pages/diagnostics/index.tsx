@@ -52,6 +52,9 @@ export default function Diagnostics() {
           <Link href="/diagnostics/ssr-error">Open a page whose getServerSideProps throws</Link>
         </li>
         <li>
+          <Link href="/diagnostics/render-error">Open a page that throws while the server renders it</Link>
+        </li>
+        <li>
           <a href="/diagnostics/proxy-error">Open a path where the proxy throws</a>
         </li>
       </ul>

@@ -1,0 +1,133 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { forwardedLogLevels } from '../../src/observability/logForwarding';
+import {
+  consoleRecord,
+  createServerLogger,
+  parseLogLevel,
+  withoutQueryValues,
+} from '../../src/observability/serverLog.mjs';
+
+/** A logger at info writing into an array, one parsed object per line. */
+function capturedLogger(collectPersonalData = false) {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = createServerLogger(
+    { level: 'info', release: 'r1', environment: 'staging', collectPersonalData },
+    // pino writes synchronously to a stream that has a write method.
+    destination as unknown as Parameters<typeof createServerLogger>[1],
+  );
+  return { logger, lines };
+}
+
+const secrets = {
+  req: {
+    method: 'GET',
+    url: '/search?q=my+name&token=abc',
+    headers: { cookie: 'session=s3cret', authorization: 'Bearer t0ken', accept: 'text/html' },
+  },
+  res: { headers: { 'set-cookie': 'session=n3w' } },
+  headers: { 'proxy-authorization': 'Basic cHc=' },
+  body: { password: 'hunter2' },
+};
+
+describe('server log lines', () => {
+  it('carry level, time, msg, service, release and environment', () => {
+    const { logger, lines } = capturedLogger();
+    logger.info('started');
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      msg: 'started',
+      service: 'web-foundation',
+      release: 'r1',
+      environment: 'staging',
+    });
+    expect(Date.parse(String(lines[0]?.time))).toBeGreaterThan(0);
+  });
+
+  it('carry an error as err (type, message, stack) in the same line', () => {
+    const { logger, lines } = capturedLogger();
+    logger.error({ err: new TypeError('broken') }, 'it failed');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.err).toMatchObject({
+      type: 'TypeError',
+      message: 'broken',
+      stack: expect.stringMatching(/^TypeError: broken\n/),
+    });
+  });
+});
+
+describe('redaction', () => {
+  it('leaves out cookies, credentials, bodies and query values', () => {
+    const { logger, lines } = capturedLogger();
+    logger.info({ ...secrets, err: Object.assign(new Error('upstream'), { headers: { authorization: 'Bearer x' } }) });
+    const line = JSON.stringify(lines[0]);
+    for (const secret of ['s3cret', 't0ken', 'n3w', 'cHc=', 'hunter2', 'my+name', 'abc', 'Bearer x']) {
+      expect(line).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      req: {
+        method: 'GET',
+        url: '/search?q=&token=',
+        headers: { cookie: '[redacted]', authorization: '[redacted]', accept: 'text/html' },
+      },
+      res: { headers: { 'set-cookie': '[redacted]' } },
+      body: '[redacted]',
+      headers: { 'proxy-authorization': '[redacted]' },
+      err: { headers: { authorization: '[redacted]' } },
+    });
+  });
+
+  it('keeps them when the operator turns personal data on (SENTRY_COLLECT_PII=1)', () => {
+    const { logger, lines } = capturedLogger(true);
+    logger.info(secrets);
+    const line = JSON.stringify(lines[0]);
+    for (const secret of ['s3cret', 'n3w', 'hunter2', 'my+name']) expect(line).toContain(secret);
+  });
+
+  it('empties query values and keeps their keys', () => {
+    expect(withoutQueryValues('/a?x=1&y=2&flag')).toBe('/a?x=&y=&flag=');
+    expect(withoutQueryValues('/a')).toBe('/a');
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  it('defaults to info and accepts pino levels in any case', () => {
+    expect(parseLogLevel('LOG_LEVEL', undefined, 'info')).toBe('info');
+    expect(parseLogLevel('LOG_LEVEL', ' ', 'info')).toBe('info');
+    expect(parseLogLevel('LOG_LEVEL', 'WARN', 'info')).toBe('warn');
+  });
+  it('names the variable, the allowed values and the default when a value is wrong', () => {
+    expect(() => parseLogLevel('LOG_LEVEL', 'loud', 'info')).toThrow(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud"); unset it to use the default info.',
+    );
+  });
+});
+
+describe("console calls (Next's own lines)", () => {
+  it("become one record: Next's prefix dropped, an error as err", () => {
+    const error = new Error('render failed');
+    expect(consoleRecord(['⨯', error])).toEqual([{ err: error }, 'render failed']);
+    expect(consoleRecord(['\u001b[31m\u001b[1m⨯\u001b[22m\u001b[39m Failed to load', error])).toEqual([
+      { err: error },
+      'Failed to load',
+    ]);
+    expect(consoleRecord(['▲ Next.js 16.4.6'])).toEqual(['Next.js 16.4.6']);
+    expect(consoleRecord(['   - Local:  %s', 'http://localhost:3000'])).toEqual(['- Local:  http://localhost:3000']);
+    expect(consoleRecord(['count', { n: 1 }])).toEqual(['count { n: 1 }']);
+  });
+});
+
+describe('SENTRY_LOG_LEVEL', () => {
+  it('sends warn and above by default, the levels from the one set, none for silent', () => {
+    expect(forwardedLogLevels({})).toEqual(['warn', 'error', 'fatal']);
+    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'info' })).toEqual(['info', 'warn', 'error', 'fatal']);
+    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'silent' })).toEqual([]);
+    expect(() => forwardedLogLevels({ SENTRY_LOG_LEVEL: 'all' })).toThrow(/^SENTRY_LOG_LEVEL must be one of/);
+  });
+});
