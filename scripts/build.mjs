@@ -1,9 +1,9 @@
 // `npm run build`: Next's production build, then a standalone directory that runs on its own:
 // <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
 import { spawnSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { requireSupportedNode } from './node-version.mjs';
+import { completeStandalone } from './standalone.mjs';
 
 requireSupportedNode();
 
@@ -15,10 +15,6 @@ const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], 
 });
 if (status !== 0) process.exit(status ?? 1);
 
-// Next leaves these out of the standalone output on purpose (a CDN may serve them); this app serves them itself.
 const standalone = `${distDir}/standalone`;
-cpSync('public', `${standalone}/public`, { recursive: true });
-cpSync(`${distDir}/static`, `${standalone}/${distDir}/static`, { recursive: true });
-cpSync('scripts/server-lifecycle.mjs', `${standalone}/server-lifecycle.mjs`);
-cpSync('src/observability/serverLog.mjs', `${standalone}/server-log.mjs`);
+completeStandalone({ distDir, serverDir: standalone });
 console.log(`Standalone server ready in ${standalone}: node --import ./server-lifecycle.mjs server.js`);

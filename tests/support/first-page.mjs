@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { completeStandalone } from '../../scripts/standalone.mjs';
 import { e2eBuildEnv, e2eDistDir, firstPageCopy } from './e2e-env.mjs';
 
 const guide = 'docs/build-your-product.md';
@@ -37,7 +38,5 @@ const { status } = spawnSync('node', [next, 'build'], {
 });
 if (status !== 0) process.exit(status ?? 1);
 const server = join(firstPageCopy, e2eDistDir, 'standalone', relative(process.cwd(), firstPageCopy));
-cpSync(join(firstPageCopy, 'public'), join(server, 'public'), { recursive: true });
-cpSync(join(firstPageCopy, e2eDistDir, 'static'), join(server, e2eDistDir, 'static'), { recursive: true });
-cpSync('scripts/server-lifecycle.mjs', join(server, 'server-lifecycle.mjs'));
+completeStandalone({ appDir: firstPageCopy, distDir: e2eDistDir, serverDir: server });
 console.log(`first page: standalone server ready in ${server}`);

@@ -1,0 +1,12 @@
+// What a standalone directory needs beside Next's output to run on its own. Next leaves the public files and static
+// assets out on purpose (a CDN may serve them); this app serves them itself, through the server preload.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`. */
+export function completeStandalone({ appDir = '.', distDir, serverDir }) {
+  cpSync(join(appDir, 'public'), join(serverDir, 'public'), { recursive: true });
+  cpSync(join(appDir, distDir, 'static'), join(serverDir, distDir, 'static'), { recursive: true });
+  cpSync(join(appDir, 'scripts/server-lifecycle.mjs'), join(serverDir, 'server-lifecycle.mjs'));
+  cpSync(join(appDir, 'src/observability/serverLog.mjs'), join(serverDir, 'server-log.mjs'));
+}
