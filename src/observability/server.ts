@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import { reportingOn, serverReportingEnv } from './env';
+import { traceCacheCalls } from './cacheSpans';
 import { traceNextSpans } from './nextSpans';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
@@ -66,6 +67,7 @@ export function startServerReporting(): void {
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
   });
   traceNextSpans();
+  traceCacheCalls();
   // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
   (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
     Sentry.flush(timeoutMs);
