@@ -34,6 +34,8 @@ export interface Redis {
   url: string;
   /** Starts redis-server (again) on its port, empty, and resolves once it accepts connections. */
   start(): Promise<void>;
+  /** Whether the process runs now. */
+  running(): boolean;
   /** Stops it (SIGKILL: an outage, not a shutdown); resolves once it has exited. */
   stop(): Promise<void>;
   /** SIGSTOP: the process hangs with its connections open, as an overloaded or frozen Redis. */
@@ -45,9 +47,10 @@ export interface Redis {
   commandCounts(): Promise<Record<string, number>>;
 }
 
-export async function startRedis(): Promise<Redis> {
+/** `password`: Redis requires it (requirepass), and `url` carries it, as a production REDIS_URL would. */
+export async function redisServer({ password }: { password?: string } = {}): Promise<Redis> {
   const port = await freeLowPort();
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://${password ? `:${password}@` : ''}127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   const redis: Redis = {
     port,
@@ -55,7 +58,10 @@ export async function startRedis(): Promise<Redis> {
     async start() {
       const started = spawn(
         redisBinary,
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          ...(password ? ['--requirepass', password] : []),
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       children.add(started);
@@ -81,6 +87,7 @@ export async function startRedis(): Promise<Redis> {
       running.kill('SIGKILL');
       await exited;
     },
+    running: () => Boolean(child && child.exitCode === null && child.signalCode === null),
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
     async command(...args) {
@@ -99,6 +106,12 @@ export async function startRedis(): Promise<Redis> {
       return counts;
     },
   };
+  return redis;
+}
+
+/** A Redis server, started. */
+export async function startRedis(options: { password?: string } = {}): Promise<Redis> {
+  const redis = await redisServer(options);
   await redis.start();
   return redis;
 }
