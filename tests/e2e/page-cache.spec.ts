@@ -399,9 +399,19 @@ test.describe('Redis faults: the cluster serves through them and shares again af
     for (const m of members) {
       expect(warnings(m)).toEqual([`Page cache: Redis at redis://127.0.0.1:${redis.port} is unavailable`]);
       expect(m.instance.stderr()).not.toContain(password);
+      // Still ready: it serves every page on its own; what it reports says so.
+      const ready = await fetch(`${m.instance.origin}/api/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', pageCache: 'redis-unavailable' });
     }
     await redis.start();
     await sharesAgain();
+    for (const m of members) {
+      expect(await (await fetch(`${m.instance.origin}/api/ready`)).json()).toEqual({
+        status: 'ready',
+        pageCache: 'redis',
+      });
+    }
   });
 
   test('Redis lost under traffic and restarted: no 5xx, no hang, sharing back', async ({ token }) => {
