@@ -18,6 +18,7 @@ const eslintConfig = [
       '.next-load/**',
       '.next-bench/**',
       '.next-volume/**',
+      '.next-bench-cache/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

@@ -1,10 +1,10 @@
 // `npm run bench:page-cache`: what sharing the page cache through Redis costs and how fast a revalidation spreads.
 // One build, standalone servers on loopback, Debian's redis-server on a loopback port of its own. Every phase is
-// bounded in time. Prints:
-//   1. an ISR page (/examples/generated, a cache hit) on one instance, alternating A B C A B C:
-//      A Next's filesystem cache (REDIS_URL unset: today's app), B the shared cache in Redis with its Sentry cache
-//      spans, C the same without those spans: req/s, p50/p99, server CPU per request, Redis commands per request
-//      (under load, where concurrent requests for one page share a read; 0. counts them one request at a time);
+// bounded in time. Prints, for an ISR page (/examples/generated, a cache hit) on one instance, alternating A B C:
+// A Next's filesystem cache (REDIS_URL unset: today's app), B the shared cache in Redis with its Sentry cache spans, C
+// the same without those spans (bench/no-cache-spans.mjs):
+//   0. one request at a time: latency, server CPU and Redis commands per request (every request reads the cache);
+//   1. under load: req/s, p50/p99, server CPU per request (concurrent requests for one page share one read);
 //   2. three instances from their own copies of the build on one Redis: time from the revalidation route's 200 to all
 //      three serving the new page;
 //   3. one instance under load while Redis is killed and restarted: p99, max and failed requests.
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
-import { load, option, sleep, startIngest } from './lib.mjs';
+import { cpuMs, load, option, sleep, startIngest } from './lib.mjs';
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -130,28 +130,59 @@ const generatedAt = async (origin) =>
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
-// 0. What one cache hit costs in Redis: requests one at a time (concurrent requests for one page share one read in
-// Next's response cache, which would hide the per-hit figure).
+// 0. One request at a time, so that every request reads the cache once (concurrent requests for one page share one
+// read in Next's response cache, which hides the per-hit cost under load): server CPU and Redis commands per request.
 let redisProcess = await startRedis();
-{
-  const app = await startApp(ports.app, { redis: true });
-  for (let i = 0; i < 20; i++) await (await fetch(`${app.origin}${page}`)).text();
-  const before = await redisCommands();
-  const sequential = 200;
-  for (let i = 0; i < sequential; i++) await (await fetch(`${app.origin}${page}`)).text();
-  const perHit = ((await redisCommands()) - before - 1) / sequential;
-  console.log(
-    `\n0. Redis commands per request for ${page}, ${sequential} requests one at a time: ${perHit.toFixed(2)}.`,
-  );
-  app.stop();
-}
-
-// 1. The ISR page's hit path, A B C A B C.
 const variants = [
   { name: 'A filesystem cache (REDIS_URL unset)', redis: false },
   { name: 'B Redis, with cache spans', redis: true },
   { name: 'C Redis, without cache spans', redis: true, noCacheSpans: true },
 ];
+const sequential = Object.fromEntries(variants.map((v) => [v.name, []]));
+const oneAtATime = 400;
+for (let round = 0; round < rounds; round++) {
+  for (const variant of variants) {
+    await redisCommand('FLUSHALL');
+    const app = await startApp(ports.app, variant);
+    for (let i = 0; i < 50; i++) await (await fetch(`${app.origin}${page}`)).text();
+    const commandsBefore = await redisCommands();
+    const cpuBefore = cpuMs(app.server.pid);
+    const started = performance.now();
+    for (let i = 0; i < oneAtATime; i++) await (await fetch(`${app.origin}${page}`)).text();
+    const elapsed = performance.now() - started;
+    sequential[variant.name].push({
+      msPerRequest: elapsed / oneAtATime,
+      cpuMsPerRequest: (cpuMs(app.server.pid) - cpuBefore) / oneAtATime,
+      // INFO itself counts once.
+      commandsPerRequest: ((await redisCommands()) - commandsBefore - 1) / oneAtATime,
+    });
+    app.stop();
+    await sleep(500);
+  }
+}
+const [sa, sb, sc] = variants.map((v) => ({
+  ms: mean(sequential[v.name].map((r) => r.msPerRequest)),
+  cpu: mean(sequential[v.name].map((r) => r.cpuMsPerRequest)),
+  commands: mean(sequential[v.name].map((r) => r.commandsPerRequest)),
+}));
+console.log(`\n0. ${page} (a cache hit), ${oneAtATime} requests one at a time, ${rounds} rounds, A B C alternating:`);
+console.table(
+  variants.map((v, i) => {
+    const s = [sa, sb, sc][i];
+    return {
+      variant: v.name,
+      'ms/request': s.ms.toFixed(2),
+      'server CPU ms/request': s.cpu.toFixed(3),
+      'Redis commands/request': s.commands.toFixed(2),
+      'CPU vs A': (s.cpu / sa.cpu).toFixed(2),
+    };
+  }),
+);
+console.log(
+  `Cache spans, one read per request (B against C): server CPU per request ${(sb.cpu / sc.cpu).toFixed(3)}x.`,
+);
+
+// 1. The ISR page's hit path under load, A B C A B C.
 const results = Object.fromEntries(variants.map((v) => [v.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (const variant of variants) {
@@ -201,7 +232,7 @@ console.table(
   }),
 );
 console.log(
-  `Cache spans (B against C): req/s ${(b.rps / c.rps).toFixed(3)}x, server CPU per request ${(b.cpu / c.cpu).toFixed(3)}x.`,
+  `Cache spans under load (B against C; only the requests that did not share another's read make one): req/s ${(b.rps / c.rps).toFixed(3)}x, server CPU per request ${(b.cpu / c.cpu).toFixed(3)}x.`,
 );
 
 // 2. Revalidation reaching three instances.
