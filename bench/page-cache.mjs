@@ -253,13 +253,13 @@ for (let i = 0; i < revalidations; i++) {
   while (pending.size > 0 && performance.now() - answered < 10_000) {
     for (const app of [...pending]) if ((await generatedAt(app.origin)) !== before) pending.delete(app);
   }
-  if (pending.size > 0) throw new Error('an instance still served the old page 10 s after the revalidation');
-  spread.push(performance.now() - answered);
+  spread.push(pending.size > 0 ? Infinity : performance.now() - answered);
   await sleep(200);
 }
 console.log(
   `\n2. From the revalidation route's 200 to all three instances serving the new page (${revalidations} times, ` +
-    `each asked in turn): median ${median(spread).toFixed(1)} ms, max ${Math.max(...spread).toFixed(1)} ms.`,
+    `each asked in turn): median ${median(spread).toFixed(1)} ms, max ${Math.max(...spread).toFixed(1)} ms` +
+    ` (Infinity: an instance still served the old page 10 s after the 200).`,
 );
 cluster.forEach((app) => app.stop());
 

@@ -97,7 +97,10 @@ async function call(redis, command) {
   if (Date.now() < redis.pausedUntil) throw new RedisUnavailable('paused');
   let timer;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailable(`no answer within ${callTimeoutMs} ms`)), callTimeoutMs);
+    // After the timer, one more turn of the event loop: a reply that arrived while this process was starved of CPU is
+    // read first (I/O before setImmediate), so a busy instance does not take a slow turn of its own for a Redis fault.
+    const expire = () => reject(new RedisUnavailable(`no answer within ${callTimeoutMs} ms`));
+    timer = setTimeout(() => setImmediate(expire), callTimeoutMs);
   });
   try {
     const result = await Promise.race([command(redis.client), timeout]);

@@ -403,6 +403,10 @@ test.describe('Redis faults: the cluster serves through them and shares again af
       const ready = await fetch(`${m.instance.origin}/api/ready`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ready', pageCache: 'redis-unavailable' });
+      // A revalidation now reaches only this instance: the caller is told to try again.
+      const alone = await revalidate(m.instance.origin, { path: generatedPath });
+      expect(alone.status).toBe(503);
+      expect(alone.body).toMatchObject({ error: { message: expect.stringContaining('this instance only') } });
     }
     await redis.start();
     await sharesAgain();

@@ -1,6 +1,7 @@
 import type { NextApiHandler } from 'next';
 import { serverEnv } from '../../config/env';
 import { apiRoute, sendJson, sendJsonError } from '../../server/api';
+import { pageCacheStatus } from '../../server/pageCacheStatus';
 import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
 
 // The body is read here, bounded, so that malformed JSON gets this route's JSON 400 instead of Next's text.
@@ -40,6 +41,16 @@ const revalidate = apiRoute(['POST'], async (req, res) => {
       return sendJsonError(req, res, 400, `No page of the app answers ${request.path}.`);
     }
     throw error;
+  }
+  // The new page reached only this instance's own copy: the caller should try again once Redis is back.
+  if (pageCacheStatus() === 'redis-unavailable') {
+    res.setHeader('Retry-After', '5');
+    return sendJsonError(
+      req,
+      res,
+      503,
+      `${request.path} was regenerated on this instance only: the shared page cache (Redis) is unavailable. Try again.`,
+    );
   }
   sendJson(res, 200, { revalidated: request.path });
 });
