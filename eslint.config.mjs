@@ -19,6 +19,7 @@ const eslintConfig = [
       '.next-bench/**',
       '.next-bench-logging/**',
       '.next-volume/**',
+      '.next-bench-cache/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

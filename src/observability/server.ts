@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Integration, LogSeverityLevel, Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
+import { traceCacheCalls } from './cacheSpans';
 import { reportingOn, type ReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
 import { serverOptions } from './options';
@@ -93,6 +94,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
   });
   traceNextSpans();
   setRequestLogFields(requestLogFields);
+  traceCacheCalls();
   // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
   (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
     Sentry.flush(timeoutMs);

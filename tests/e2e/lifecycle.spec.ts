@@ -21,7 +21,8 @@ test('TRACE gets 405 and TRACK 400, never a 500', async () => {
 test('/api/ready answers 200 while the instance serves', async ({ request }) => {
   const response = await request.get('/api/ready');
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ready' });
+  // Without REDIS_URL, pages are kept in Next's filesystem cache (docs/scaling-out.md).
+  expect(await response.json()).toEqual({ status: 'ready', pageCache: 'filesystem' });
 });
 
 test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are sent, exit code 0', async ({

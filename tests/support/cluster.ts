@@ -1,6 +1,6 @@
 // Several instances of production builds behind a real nginx, all on loopback: the deployment tests' cluster.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,12 +54,24 @@ export interface Instance {
 }
 
 /**
+ * A copy of the build's standalone directory in a temporary place of its own, as a machine or container of a deploy
+ * holds it: instances started from separate copies share no files (Next's filesystem cache among them).
+ */
+export function copyOfBuild(distDir: string = e2eDistDir): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'instance-'));
+  cpSync(`${distDir}/standalone`, dir, { recursive: true });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
  * Starts the standalone server of the build in `distDir`, as `npm start` would, on a free loopback port. `dir` is
- * where the standalone directory is: the build's own, or a copy of it elsewhere.
+ * where the standalone directory is: the build's own, or a copy of it elsewhere. `env` adds to the tests' server
+ * environment.
  */
 export async function startInstance(
   distDir: string = e2eDistDir,
   dir: string = `${distDir}/standalone`,
+  env: Record<string, string> = {},
 ): Promise<Instance> {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
@@ -72,6 +84,7 @@ export async function startInstance(
         ...e2eServerEnv,
         NEXT_DIST_DIR: distDir,
         PORT: String(port),
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),

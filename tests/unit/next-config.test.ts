@@ -86,3 +86,11 @@ describe('next.config for the phone (issue 15)', () => {
     expect(built.experimental?.proxyPrefetch).toBe('strict');
   });
 });
+
+describe('next.config page cache (issue 22)', () => {
+  it('names the shared page cache as Next’s cache handler, in the build and at run time alike', () => {
+    for (const phase of [PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER]) {
+      expect(config(phase).cacheHandler).toMatch(/\/src\/server\/pageCache\.mjs$/);
+    }
+  });
+});

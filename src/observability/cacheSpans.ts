@@ -1,0 +1,16 @@
+// The shared page cache (src/server/pageCache.mjs) is plain JavaScript that Next imports on its own, outside the
+// server's bundle, so it cannot import the SDK this bundle started. It finds this function on globalThis instead and
+// runs each Redis read and write inside it: spans in the form Sentry's Caches view reads (ops cache.get and cache.put;
+// cache.key, cache.hit, cache.item_size), under the request's transaction.
+import { startSpan, type Span } from '@sentry/nextjs';
+
+export type CacheSpan = <T>(op: 'cache.get' | 'cache.put', key: string, work: (span: Span) => Promise<T>) => Promise<T>;
+
+export const cacheSpan: CacheSpan = (op, key, work) =>
+  // Only inside a request's transaction: a cache call is never a transaction of its own.
+  startSpan({ name: key, op, onlyIfParent: true, attributes: { 'cache.key': [key] } }, work);
+
+/** Hands cacheSpan to the page cache; call once, after Sentry.init. */
+export function traceCacheCalls(): void {
+  (globalThis as Record<symbol, unknown>)[Symbol.for('app.cacheSpan')] = cacheSpan;
+}

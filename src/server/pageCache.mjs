@@ -1,0 +1,214 @@
+// Next's incremental cache (pages with getStaticProps and their data): shared by every instance through one Redis
+// when REDIS_URL is set, Next's own filesystem cache otherwise. next.config.ts names this file as `cacheHandler`.
+// Plain JavaScript, so that the unit tests and Next's build both load it as it is. Why our own handler and what it
+// does when Redis fails: docs/scaling-out.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient, ErrorReply } from '@redis/client';
+import fileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
+import {
+  decodeEntry,
+  encodeEntry,
+  isStale,
+  keyPrefix,
+  keySeconds,
+  redisAddress,
+  seedCacheControl,
+} from './pageCacheEntry.mjs';
+
+// Node reads the CommonJS module's exports here; Turbopack, which bundles this file into the server, its default.
+const FileSystemCache = fileSystemCacheModule.default ?? fileSystemCacheModule;
+
+/** Longest any one Redis call may take before the page is served without it. */
+export const callTimeoutMs = 500;
+/** After a call timed out, Redis is left alone this long (a hung Redis would cost every request the timeout). */
+export const pauseMs = 2000;
+/** How long one instance may take to regenerate a stale page before another may try. */
+const regenerationLockMs = 30_000;
+/** Pages an instance keeps for itself while Redis is unavailable (its own copy, as without Redis). */
+const ownCopyEntries = 500;
+
+class RedisUnavailable extends Error {}
+
+/** One connection per process, shared by every handler (Next makes one handler per request). */
+function sharedRedis(url, distDir) {
+  const address = redisAddress(url);
+  const client = createClient({
+    url,
+    // A command while disconnected fails at once instead of waiting in a queue for a Redis that may not come back.
+    disableOfflineQueue: true,
+    socket: { connectTimeout: callTimeoutMs, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, pauseMs) },
+  });
+  const redis = {
+    client,
+    prefix: keyPrefix(readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
+    prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')),
+    /** Entries written while Redis was unavailable, read until it is back; the oldest go first. */
+    ownCopy: new Map(),
+    unavailableSince: undefined,
+    pausedUntil: 0,
+    firstConnection: undefined,
+  };
+  /** One warning per outage, naming the host but never the credentials. */
+  redis.lost = (reason) => {
+    if (redis.unavailableSince !== undefined) return;
+    redis.unavailableSince = Date.now();
+    console.warn(
+      `Page cache: Redis at ${address} is unavailable (${reason}); each instance renders and keeps pages on its own until it is back. Check REDIS_URL and that Redis runs.`,
+    );
+  };
+  redis.back = () => {
+    if (redis.unavailableSince === undefined) return;
+    const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
+    redis.unavailableSince = undefined;
+    redis.ownCopy.clear();
+    console.info(`Page cache: Redis at ${address} answers again after ${seconds} s; pages are shared again.`);
+  };
+  client.on('error', (error) => redis.lost(error.code ?? error.message));
+  client.on('ready', () => redis.back());
+  redis.firstConnection = client.connect().catch(() => {});
+  return redis;
+}
+
+const redisKey = Symbol.for('app.pageCache.redis');
+
+/** The process's Redis connection, or undefined when the cache is Next's filesystem cache. */
+function redisFor(ctx) {
+  const url = process.env.REDIS_URL?.trim();
+  // The build prerenders into its own directory; Redis is for the running instances.
+  if (!url || ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) return undefined;
+  return (globalThis[redisKey] ??= sharedRedis(url, join(ctx.serverDistDir, '..')));
+}
+
+/**
+ * Runs one Redis call within callTimeoutMs, or throws RedisUnavailable. A timeout pauses Redis for pauseMs: the
+ * client's own abort does not reach a command already on the socket, so a stalled Redis would hold every request.
+ */
+async function call(redis, command) {
+  // The first connection is waited for (bounded), so that an instance's first requests share too.
+  if (!redis.client.isReady && redis.firstConnection) {
+    await Promise.race([redis.firstConnection, new Promise((done) => setTimeout(done, callTimeoutMs))]);
+    redis.firstConnection = undefined;
+  }
+  if (!redis.client.isReady) {
+    redis.lost('no connection');
+    throw new RedisUnavailable('not connected');
+  }
+  if (Date.now() < redis.pausedUntil) throw new RedisUnavailable('paused');
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    // After the timer, one more turn of the event loop: a reply that arrived while this process was starved of CPU is
+    // read first (I/O before setImmediate), so a busy instance does not take a slow turn of its own for a Redis fault.
+    const expire = () => reject(new RedisUnavailable(`no answer within ${callTimeoutMs} ms`));
+    timer = setTimeout(() => setImmediate(expire), callTimeoutMs);
+  });
+  try {
+    const result = await Promise.race([command(redis.client), timeout]);
+    redis.back();
+    return result;
+  } catch (error) {
+    // A reply that is an error (a foreign key of another type) is an answer: Redis is fine.
+    if (error instanceof ErrorReply) throw error;
+    if (error instanceof RedisUnavailable) redis.pausedUntil = Date.now() + pauseMs;
+    redis.lost(error.message);
+    throw error instanceof RedisUnavailable ? error : new RedisUnavailable(error.message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Sentry's Caches view reads these spans (src/observability/cacheSpans.ts); without reporting, the work runs bare. */
+function traced(op, key, work) {
+  const span = globalThis[Symbol.for('app.cacheSpan')];
+  return span ? span(op, key, work) : work(undefined);
+}
+
+export default class PageCacheHandler {
+  constructor(ctx) {
+    this.redis = redisFor(ctx);
+    // Without Redis: Next's own cache. With it: the build's prerendered pages, read once per build into Redis.
+    this.files = new FileSystemCache(this.redis ? { ...ctx, flushToDisk: false, maxMemoryCacheSize: 0 } : ctx);
+  }
+
+  async get(key, ctx) {
+    const redis = this.redis;
+    if (!redis) return this.files.get(key, ctx);
+    return traced('cache.get', key, async (span) => {
+      const found = await this.#read(redis, key, ctx);
+      span?.setAttribute('cache.hit', found.hit === true);
+      if (found.size) span?.setAttribute('cache.item_size', found.size);
+      return found.entry;
+    });
+  }
+
+  async #read(redis, key, ctx) {
+    let text;
+    try {
+      text = await call(redis, (client) => client.get(redis.prefix + key));
+    } catch (error) {
+      if (!(error instanceof ErrorReply)) return { entry: redis.ownCopy.get(key) ?? (await this.files.get(key, ctx)) };
+      text = error.message;
+    }
+    if (text === null) return { entry: await this.#seed(redis, key, ctx, 'unless another instance wrote it') };
+    const entry = decodeEntry(text);
+    if (!entry) {
+      console.warn(`Page cache: the value under ${key} is not a page this app wrote; it is replaced.`);
+      return { entry: await this.#seed(redis, key, ctx, 'replacing it') };
+    }
+    if (!isStale(entry, Date.now())) return { entry, hit: true, size: text.length };
+    // One instance regenerates a stale page for the whole cluster; the others serve it as it is meanwhile.
+    const regenerate = await call(redis, (client) =>
+      client.sendCommand(['SET', `${redis.prefix}lock:${key}`, '1', 'NX', 'PX', String(regenerationLockMs)]),
+    ).catch(() => 'OK');
+    return {
+      entry: regenerate === 'OK' ? entry : { ...entry, lastModified: Date.now() },
+      hit: true,
+      size: text.length,
+    };
+  }
+
+  /**
+   * A page the build prerendered, written to Redis: once per build (unless an instance already wrote that page: then
+   * that one is served), or over a value that is no page. Without one, Next renders the page and calls set().
+   */
+  async #seed(redis, key, ctx, how) {
+    const found = await this.files.get(key, ctx);
+    if (!found) return null;
+    const seed = { ...found, cacheControl: found.cacheControl ?? seedCacheControl(redis.prerenderManifest, key) };
+    const text = encodeEntry(seed);
+    const seconds = String(keySeconds(seed.cacheControl));
+    const command =
+      how === 'replacing it'
+        ? ['SET', redis.prefix + key, text, 'EX', seconds]
+        : ['SET', redis.prefix + key, text, 'NX', 'GET', 'EX', seconds];
+    const current = await call(redis, (client) => client.sendCommand(command)).catch(() => null);
+    return (typeof current === 'string' && decodeEntry(current)) || seed;
+  }
+
+  async set(key, data, ctx) {
+    const redis = this.redis;
+    if (!redis) return this.files.set(key, data, ctx);
+    const entry = { value: data, lastModified: Date.now(), cacheControl: ctx.cacheControl };
+    const text = encodeEntry(entry);
+    await traced('cache.put', key, async (span) => {
+      span?.setAttribute('cache.item_size', text.length);
+      try {
+        await call(redis, (client) =>
+          Promise.all([
+            client.sendCommand(['SET', redis.prefix + key, text, 'EX', String(keySeconds(entry.cacheControl))]),
+            client.sendCommand(['DEL', `${redis.prefix}lock:${key}`]),
+          ]),
+        );
+      } catch {
+        redis.ownCopy.delete(key);
+        redis.ownCopy.set(key, entry);
+        if (redis.ownCopy.size > ownCopyEntries) redis.ownCopy.delete(redis.ownCopy.keys().next().value);
+      }
+    });
+  }
+
+  // Tags belong to the App Router's fetch cache and revalidateTag(); these pages have none.
+  async revalidateTag() {}
+
+  resetRequestCache() {}
+}
