@@ -56,18 +56,24 @@ export async function start(dir, port, env) {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
   });
   const origin = `http://localhost:${port}`;
-  for (let i = 0; i < 100; i++) {
+  if (await answersHealth(origin, 100)) return { server, origin };
+  server.kill('SIGKILL');
+  throw new Error(`${dir} did not start on ${origin}`);
+}
+
+/** Polls `origin`'s /api/health every 100 ms, at most `attempts` times; true once it answers 200. */
+export async function answersHealth(origin, attempts) {
+  for (let i = 0; i < attempts; i++) {
     if (
       await fetch(`${origin}/api/health`).then(
         (r) => r.ok,
         () => false,
       )
     )
-      return { server, origin };
+      return true;
     await sleep(100);
   }
-  server.kill('SIGKILL');
-  throw new Error(`${dir} did not start on ${origin}`);
+  return false;
 }
 
 /** Resident memory of a process, in MB. */

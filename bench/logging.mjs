@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { createServerLogger } from '../src/observability/serverLog.mjs';
-import { load, option, sleep, startIngest } from './lib.mjs';
+import { answersHealth, load, option, sleep, startIngest } from './lib.mjs';
 
 const distDir = option('dist', '.next-bench-logging');
 const rounds = Number(option('rounds', 3));
@@ -79,16 +79,7 @@ async function startServer(env) {
     },
   });
   const origin = `http://localhost:${appPort}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${origin}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { server, origin };
-    await sleep(100);
-  }
+  if (await answersHealth(origin, 200)) return { server, origin };
   server.kill('SIGKILL');
   throw new Error(`the server did not start on ${origin}`);
 }

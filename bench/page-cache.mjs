@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
-import { cpuMs, load, option, sleep, startIngest } from './lib.mjs';
+import { answersHealth, cpuMs, load, option, sleep, startIngest } from './lib.mjs';
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -112,16 +112,7 @@ async function startApp(port, { redis, noCacheSpans = false }) {
   cleanups.push(stop);
   const origin = `http://localhost:${port}`;
   // Its own answer, polled on a port below the ephemeral range (no self-connect).
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${origin}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { server, origin, stop };
-    await sleep(100);
-  }
+  if (await answersHealth(origin, 300)) return { server, origin, stop };
   throw new Error(`the server on ${origin} did not start`);
 }
 
