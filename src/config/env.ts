@@ -1,10 +1,13 @@
 // The server's environment, declared and validated once. Each variable is documented in README.md (Configuration) and .env.example.
+import { keyNamespace, keyNamespacePattern, parseRedisUrl } from '../server/pageCacheEntry.mjs';
 
 export interface ServerEnv {
   /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (operators checking a deployment's reporting). */
   enableDiagnostics: boolean;
   /** REDIS_URL: every instance shares one page cache through this Redis; unset, each keeps its own on disk. */
   redisUrl: string | undefined;
+  /** With REDIS_URL: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
+  redisKeyNamespace: string | undefined;
   /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
   revalidateSecret: string | undefined;
 }
@@ -20,22 +23,30 @@ export function flag(name: string, value: string | undefined): boolean {
   throw new EnvError(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
 }
 
-/** A redis:// or rediss:// URL with a host; user and password may be in it, and never appear in a message. */
+/**
+ * A redis:// or rediss:// URL that the Redis client can use (parsed as it parses it); user and password may be in it,
+ * and never appear in a message.
+ */
 export function redisUrl(value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+  const parsed = parseRedisUrl(text);
+  if ('problem' in parsed) {
     throw new EnvError(
-      'REDIS_URL must be a redis:// or rediss:// URL with a host, e.g. redis://:password@redis.internal:6379; unset it to keep the page cache on each instance.',
+      `REDIS_URL must be a redis:// or rediss:// URL with a host and, if any, a database number, e.g. redis://:password@redis.internal:6379/0 (the value set ${parsed.problem}); unset it to keep the page cache on each instance.`,
     );
   }
   return text;
+}
+
+/** The namespace of this deployment's keys, or the sentence that says what to set instead. */
+export function redisKeyNamespace(source: Record<string, string | undefined>): string {
+  const namespace = keyNamespace(source);
+  if (namespace) return namespace;
+  const name = source.REDIS_KEY_PREFIX?.trim() ? 'REDIS_KEY_PREFIX' : 'the environment (SENTRY_ENVIRONMENT)';
+  throw new EnvError(
+    `${name} names the page cache's keys in Redis, so it must match ${keyNamespacePattern} (1-64 letters, digits, . _ : -); set REDIS_KEY_PREFIX to such a name.`,
+  );
 }
 
 /** Long enough not to be guessed: it lets anyone who holds it make the server regenerate pages. */
@@ -53,9 +64,11 @@ export function revalidateSecret(value: string | undefined): string | undefined 
 
 /** Parses the variables; throws an EnvError that says which variable is wrong and how to fix it. */
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
+  const url = redisUrl(source.REDIS_URL);
   return {
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', source.ENABLE_DIAGNOSTICS),
-    redisUrl: redisUrl(source.REDIS_URL),
+    redisUrl: url,
+    redisKeyNamespace: url ? redisKeyNamespace(source) : undefined,
     revalidateSecret: revalidateSecret(source.REVALIDATE_SECRET),
   };
 }

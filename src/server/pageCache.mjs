@@ -10,9 +10,11 @@ import {
   decodeEntry,
   encodeEntry,
   isStale,
+  keyNamespace,
   keyPrefix,
   keySeconds,
-  redisAddress,
+  maxEntryChars,
+  parseRedisUrl,
   seedCacheControl,
 } from './pageCacheEntry.mjs';
 
@@ -25,14 +27,17 @@ export const callTimeoutMs = 500;
 export const pauseMs = 2000;
 /** How long one instance may take to regenerate a stale page before another may try. */
 const regenerationLockMs = 30_000;
-/** Pages an instance keeps for itself while Redis is unavailable (its own copy, as without Redis). */
+/** Pages an instance keeps for itself while Redis is unavailable (its own copy, as without Redis): so many at most. */
 const ownCopyEntries = 500;
+/** And so many characters of them in all, as Next's own in-memory cache keeps 50 MB. */
+const ownCopyChars = 50 * 1024 * 1024;
 
 class RedisUnavailable extends Error {}
 
 /** One connection per process, shared by every handler (Next makes one handler per request). */
 function sharedRedis(url, distDir) {
-  const address = redisAddress(url);
+  // REDIS_URL and the namespace were checked at start (src/config/env.ts), which stops the server if they are unusable.
+  const address = parseRedisUrl(url).address ?? 'REDIS_URL';
   const client = createClient({
     url,
     // A command while disconnected fails at once instead of waiting in a queue for a Redis that may not come back.
@@ -41,13 +46,19 @@ function sharedRedis(url, distDir) {
   });
   const redis = {
     client,
-    prefix: keyPrefix(readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
+    prefix: keyPrefix(keyNamespace(process.env), readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
     prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')),
-    /** Entries written while Redis was unavailable, read until it is back; the oldest go first. */
+    /** Entries written while Redis was unavailable, with their sizes, read until it is back; the oldest go first. */
     ownCopy: new Map(),
+    ownCopyChars: 0,
     unavailableSince: undefined,
+    /** Since when Redis answers but refuses writes (out of memory, a read-only replica): pages are not shared. */
+    refusingWritesSince: undefined,
+    /** Writes that did not reach Redis, ever: POST /api/revalidate compares it before and after its page's write. */
+    failedWrites: 0,
     pausedUntil: 0,
     firstConnection: undefined,
+    evictionChecked: false,
   };
   /** One warning per outage, naming the host but never the credentials. */
   redis.lost = (reason) => {
@@ -62,12 +73,45 @@ function sharedRedis(url, distDir) {
     const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
     redis.unavailableSince = undefined;
     redis.ownCopy.clear();
+    redis.ownCopyChars = 0;
     console.info(`Page cache: Redis at ${address} answers again after ${seconds} s; pages are shared again.`);
   };
+  /** One warning per episode of refused writes, with Redis's own reason (OOM, READONLY, MISCONF). */
+  redis.refused = (reason) => {
+    if (redis.refusingWritesSince !== undefined) return;
+    redis.refusingWritesSince = Date.now();
+    console.warn(
+      `Page cache: Redis at ${address} refused a write (${reason}); pages regenerated here are not shared and POST /api/revalidate answers 503 until it takes writes again. Give Redis maxmemory with an evicting maxmemory-policy, or point REDIS_URL at the primary (docs/scaling-out.md).`,
+    );
+  };
+  redis.accepted = () => {
+    if (redis.refusingWritesSince === undefined) return;
+    const seconds = ((Date.now() - redis.refusingWritesSince) / 1000).toFixed(1);
+    redis.refusingWritesSince = undefined;
+    console.info(`Page cache: Redis at ${address} takes writes again after ${seconds} s; pages are shared again.`);
+  };
   client.on('error', (error) => redis.lost(error.code ?? error.message));
-  client.on('ready', () => redis.back());
+  client.on('ready', () => {
+    redis.back();
+    if (!redis.evictionChecked) void checkEviction(redis, address);
+  });
   redis.firstConnection = client.connect().catch(() => {});
   return redis;
+}
+
+/** While Redis is unavailable, what this instance wrote is read from here: bounded in entries and in size. */
+function keepOwnCopy(redis, key, copy) {
+  const previous = redis.ownCopy.get(key);
+  if (previous) redis.ownCopyChars -= previous.size;
+  redis.ownCopy.delete(key);
+  if (!copy) return;
+  redis.ownCopy.set(key, copy);
+  redis.ownCopyChars += copy.size;
+  for (const [oldest, { size }] of redis.ownCopy) {
+    if (redis.ownCopy.size <= ownCopyEntries && redis.ownCopyChars <= ownCopyChars) break;
+    redis.ownCopy.delete(oldest);
+    redis.ownCopyChars -= size;
+  }
 }
 
 const redisKey = Symbol.for('app.pageCache.redis');
@@ -117,6 +161,59 @@ async function call(redis, command) {
   }
 }
 
+/** A setting of CONFIG GET's answer: a [name, value] list (RESP2) or a map (RESP3). */
+function configValue(reply, name) {
+  return Array.isArray(reply) ? reply[1] : reply?.[name];
+}
+
+/**
+ * Once per process: a warning when Redis would keep every page any visitor makes the app generate (no maxmemory) or
+ * refuse new ones when full (noeviction, Redis's default). A managed Redis may forbid CONFIG: then it says so.
+ */
+async function checkEviction(redis, address) {
+  redis.evictionChecked = true;
+  let maxmemory;
+  let policy;
+  try {
+    maxmemory = Number(
+      configValue(await call(redis, (c) => c.sendCommand(['CONFIG', 'GET', 'maxmemory'])), 'maxmemory'),
+    );
+    policy = configValue(
+      await call(redis, (c) => c.sendCommand(['CONFIG', 'GET', 'maxmemory-policy'])),
+      'maxmemory-policy',
+    );
+  } catch (error) {
+    console.info(
+      `Page cache: could not read the memory settings of Redis at ${address} (${error.message}); make sure it has maxmemory and an evicting maxmemory-policy such as allkeys-lru (docs/scaling-out.md).`,
+    );
+    return;
+  }
+  const problems = [
+    ...(maxmemory === 0 ? ['has no maxmemory, so it keeps every page until it expires and grows without bound'] : []),
+    ...(policy === 'noeviction' ? ['evicts nothing (noeviction), so once full it refuses new pages'] : []),
+  ];
+  if (problems.length === 0) return;
+  console.warn(
+    `Page cache: Redis at ${address} ${problems.join(', and ')}. Run it as a cache: maxmemory <size> and maxmemory-policy allkeys-lru (docs/scaling-out.md).`,
+  );
+}
+
+/**
+ * Runs write commands together. An error reply (OOM, READONLY, MISCONF) is a write that did not happen, even though
+ * Redis answered: counted and said once, as an outage is. Throws as call() does.
+ */
+async function write(redis, commands) {
+  try {
+    const replies = await call(redis, (client) => Promise.all(commands.map((command) => client.sendCommand(command))));
+    redis.accepted();
+    return replies;
+  } catch (error) {
+    redis.failedWrites++;
+    if (error instanceof ErrorReply) redis.refused(error.message);
+    throw error;
+  }
+}
+
 /** Sentry's Caches view reads these spans (src/observability/cacheSpans.ts); without reporting, the work runs bare. */
 function traced(op, key, work) {
   const span = globalThis[Symbol.for('app.cacheSpan')];
@@ -146,20 +243,25 @@ export default class PageCacheHandler {
     try {
       text = await call(redis, (client) => client.get(redis.prefix + key));
     } catch (error) {
-      if (!(error instanceof ErrorReply)) return { entry: redis.ownCopy.get(key) ?? (await this.files.get(key, ctx)) };
+      if (!(error instanceof ErrorReply)) {
+        return { entry: redis.ownCopy.get(key)?.entry ?? (await this.files.get(key, ctx)) };
+      }
       text = error.message;
     }
     if (text === null) return { entry: await this.#seed(redis, key, ctx, 'unless another instance wrote it') };
-    const entry = decodeEntry(text);
+    const entry = decodeEntry(text, Date.now());
     if (!entry) {
       console.warn(`Page cache: the value under ${key} is not a page this app wrote; it is replaced.`);
       return { entry: await this.#seed(redis, key, ctx, 'replacing it') };
     }
     if (!isStale(entry, Date.now())) return { entry, hit: true, size: text.length };
     // One instance regenerates a stale page for the whole cluster; the others serve it as it is meanwhile.
-    const regenerate = await call(redis, (client) =>
-      client.sendCommand(['SET', `${redis.prefix}lock:${key}`, '1', 'NX', 'PX', String(regenerationLockMs)]),
-    ).catch(() => 'OK');
+    const regenerate = await write(redis, [
+      ['SET', `${redis.prefix}lock:${key}`, '1', 'NX', 'PX', String(regenerationLockMs)],
+    ]).then(
+      ([reply]) => reply,
+      () => 'OK',
+    );
     return {
       entry: regenerate === 'OK' ? entry : { ...entry, lastModified: Date.now() },
       hit: true,
@@ -181,28 +283,37 @@ export default class PageCacheHandler {
       how === 'replacing it'
         ? ['SET', redis.prefix + key, text, 'EX', seconds]
         : ['SET', redis.prefix + key, text, 'NX', 'GET', 'EX', seconds];
-    const current = await call(redis, (client) => client.sendCommand(command)).catch(() => null);
-    return (typeof current === 'string' && decodeEntry(current)) || seed;
+    const current = await write(redis, [command]).then(
+      ([reply]) => reply,
+      () => null,
+    );
+    return (typeof current === 'string' && decodeEntry(current, Date.now())) || seed;
   }
 
   async set(key, data, ctx) {
     const redis = this.redis;
     if (!redis) return this.files.set(key, data, ctx);
     const entry = { value: data, lastModified: Date.now(), cacheControl: ctx.cacheControl };
-    const text = encodeEntry(entry);
+    // A page that is not found (getStaticProps' notFound: a made-up slug) is not kept: it costs Redis nothing, and a
+    // page stored under its key before is removed. So is a page too large to share: each instance renders it.
+    const text = data === null ? undefined : encodeEntry(entry);
+    const kept = text !== undefined && text.length <= maxEntryChars;
+    if (text !== undefined && !kept) {
+      console.warn(
+        `Page cache: the page under ${key} is ${text.length} characters, more than the ${maxEntryChars} shared through Redis; each instance renders it instead.`,
+      );
+    }
     await traced('cache.put', key, async (span) => {
-      span?.setAttribute('cache.item_size', text.length);
+      if (text !== undefined) span?.setAttribute('cache.item_size', text.length);
       try {
-        await call(redis, (client) =>
-          Promise.all([
-            client.sendCommand(['SET', redis.prefix + key, text, 'EX', String(keySeconds(entry.cacheControl))]),
-            client.sendCommand(['DEL', `${redis.prefix}lock:${key}`]),
-          ]),
-        );
-      } catch {
-        redis.ownCopy.delete(key);
-        redis.ownCopy.set(key, entry);
-        if (redis.ownCopy.size > ownCopyEntries) redis.ownCopy.delete(redis.ownCopy.keys().next().value);
+        await write(redis, [
+          kept
+            ? ['SET', redis.prefix + key, text, 'EX', String(keySeconds(entry.cacheControl))]
+            : ['DEL', redis.prefix + key],
+          ['DEL', `${redis.prefix}lock:${key}`],
+        ]);
+      } catch (error) {
+        if (!(error instanceof ErrorReply)) keepOwnCopy(redis, key, kept ? { entry, size: text.length } : undefined);
       }
     });
   }

@@ -9,12 +9,16 @@ export interface StoredEntry {
   cacheControl?: CacheControl;
 }
 export declare const maxKeySeconds: number;
-export declare function keyPrefix(buildId: string): string;
+export declare const maxEntryChars: number;
+export declare const maxClockSkewMs: number;
+export declare const keyNamespacePattern: RegExp;
+export declare function keyNamespace(env: Record<string, string | undefined>): string | undefined;
+export declare function keyPrefix(namespace: string, buildId: string): string;
+export declare function parseRedisUrl(text: string): { address: string } | { problem: string };
 export declare function encodeEntry(entry: StoredEntry): string;
-export declare function decodeEntry(text: string): StoredEntry | undefined;
+export declare function decodeEntry(text: string, now?: number): StoredEntry | undefined;
 export declare function keySeconds(cacheControl: CacheControl | undefined): number;
 export declare function isStale(entry: StoredEntry, now: number): boolean;
-export declare function redisAddress(url: string): string;
 export declare function seedCacheControl(
   prerenderManifest: {
     routes?: Record<string, { initialRevalidateSeconds: number | false; initialExpireSeconds?: number }>;

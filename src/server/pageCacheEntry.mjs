@@ -8,9 +8,73 @@ const FORMAT = 1;
 /** Longest a key lives: the build-id namespace of an old deploy is gone a day after its last write. */
 export const maxKeySeconds = 24 * 60 * 60;
 
-/** Keys of one build: `<prefix><buildId>:<Next's key>`. Another build never reads them. */
-export function keyPrefix(buildId) {
-  return `next-page-cache:${buildId}:`;
+/**
+ * Largest entry written to or read from Redis (its JSON, in characters): Next's own data cache refuses items over 2 MB.
+ * A page this large is served, rendered by each instance, and not shared; a larger value read is not parsed.
+ */
+export const maxEntryChars = 2 * 1024 * 1024;
+
+/** How far ahead of this instance's clock another's may run: a `lastModified` later than that is not a real write. */
+export const maxClockSkewMs = 60_000;
+
+/**
+ * Longest revalidate or expire a stored page may name: ten years, well past what Next writes for `revalidate: false`
+ * (a year) and any sensible `expireTime`; a value beyond it would keep a page for ever.
+ */
+const maxLifetimeSeconds = 10 * 365 * 24 * 60 * 60;
+
+/** Next's kinds of cached value (CachedRouteKind): anything else under a key is not an entry Next wrote. */
+const knownKinds = new Set(['PAGES', 'REDIRECT', 'APP_PAGE', 'APP_ROUTE', 'FETCH', 'IMAGE']);
+
+/** What the name of a deployment's keys may hold: REDIS_KEY_PREFIX, or the environment it defaults to. */
+export const keyNamespacePattern = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * The namespace of a deployment's keys: REDIS_KEY_PREFIX, else the environment the server reports as (SENTRY_ENVIRONMENT,
+ * NEXT_PUBLIC_SENTRY_ENVIRONMENT, production), so that staging and production of one build on one Redis share nothing.
+ * Undefined when the value is not a usable name (src/config/env.ts says so at start).
+ */
+export function keyNamespace(env) {
+  const name =
+    env.REDIS_KEY_PREFIX?.trim() ||
+    env.SENTRY_ENVIRONMENT?.trim() ||
+    env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() ||
+    'production';
+  return keyNamespacePattern.test(name) ? name : undefined;
+}
+
+/** Keys of one deployment's build: `<namespace>:next-page-cache:<buildId>:<Next's key>`. No other reads them. */
+export function keyPrefix(namespace, buildId) {
+  return `${namespace}:next-page-cache:${buildId}:`;
+}
+
+/**
+ * A Redis URL as @redis/client will read it (its RedisClient.parseURL, which tests/unit/page-cache.test.ts compares
+ * with this): `{ address }` to name it in log lines, or `{ problem }`, a sentence that never repeats the URL (it may
+ * hold a password).
+ */
+export function parseRedisUrl(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: 'is not a URL' };
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    return { problem: 'does not start with redis:// or rediss://' };
+  if (!url.hostname) return { problem: 'has no host' };
+  if (url.port === '0') return { problem: 'has port 0' };
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    return { problem: 'has a user or password with a malformed percent-encoding' };
+  }
+  // The client SELECTs the path's number after connecting: anything but a database number fails every command.
+  if (url.pathname.length > 1 && !/^\/\d{1,5}$/.test(url.pathname)) {
+    return { problem: 'has a path that is not a database number (e.g. /0)' };
+  }
+  return { address: `${url.protocol}//${url.hostname}:${url.port || '6379'}` };
 }
 
 /**
@@ -18,7 +82,9 @@ export function keyPrefix(buildId) {
  * they are tagged so that decodeEntry restores them.
  */
 export function encodeEntry(entry) {
-  return JSON.stringify({ format: FORMAT, ...entry }, function tag(key, value) {
+  const { lastModified, value, cacheControl } = entry;
+  // These fields only: decodeEntry refuses anything more.
+  return JSON.stringify({ format: FORMAT, lastModified, value, cacheControl }, function tag(key, value) {
     const raw = this[key];
     if (Buffer.isBuffer(raw)) return { $buffer: raw.toString('base64') };
     if (raw instanceof Map) return { $map: [...raw.entries()] };
@@ -33,8 +99,23 @@ function untag(_key, value) {
   return value;
 }
 
-/** The entry written by encodeEntry, or undefined for anything else under the key (corrupt, foreign, older format). */
-export function decodeEntry(text) {
+const lifetime = (seconds) => typeof seconds === 'number' && seconds >= 0 && seconds <= maxLifetimeSeconds;
+
+/** A cacheControl as Next writes it: revalidate seconds (or false) and expire seconds (or none), within bounds. */
+function isCacheControl(cacheControl) {
+  if (cacheControl === undefined) return true;
+  if (typeof cacheControl !== 'object' || cacheControl === null) return false;
+  const { revalidate, expire } = cacheControl;
+  return (revalidate === false || lifetime(revalidate)) && (expire === undefined || lifetime(expire));
+}
+
+/**
+ * The entry written by encodeEntry, or undefined for anything else under the key: corrupt, foreign, of an older format,
+ * larger than maxEntryChars (not parsed), dated later than `now` allows, or with fields this app never writes (cache
+ * tags, an unknown kind or encoding). Redis is a trust boundary: such a value is replaced, never served.
+ */
+export function decodeEntry(text, now = Date.now()) {
+  if (text.length > maxEntryChars) return undefined;
   let parsed;
   try {
     // A reviver runs for every value: only entries that hold tagged values (not the Pages Router's) pay for it.
@@ -42,11 +123,15 @@ export function decodeEntry(text) {
   } catch {
     return undefined;
   }
-  if (!parsed || typeof parsed !== 'object' || parsed.format !== FORMAT) return undefined;
-  const { lastModified, value, cacheControl } = parsed;
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const { format, lastModified, value, cacheControl, ...rest } = parsed;
+  // Pages carry no cache tags (revalidateTag is the App Router's): a key with any was written by someone else.
+  if (format !== FORMAT || Object.keys(rest).length > 0) return undefined;
   if (typeof lastModified !== 'number' || !Number.isFinite(lastModified)) return undefined;
-  if (value !== null && (typeof value !== 'object' || typeof value.kind !== 'string')) return undefined;
-  if (cacheControl !== undefined && (typeof cacheControl !== 'object' || cacheControl === null)) return undefined;
+  // A date ahead of every clock would keep the page fresh for ever.
+  if (lastModified > now + maxClockSkewMs) return undefined;
+  if (value !== null && (typeof value !== 'object' || !knownKinds.has(value.kind))) return undefined;
+  if (!isCacheControl(cacheControl)) return undefined;
   return { lastModified, value, cacheControl };
 }
 
@@ -60,12 +145,6 @@ export function keySeconds(cacheControl) {
 export function isStale(entry, now) {
   const revalidate = entry.cacheControl?.revalidate;
   return typeof revalidate === 'number' && now - entry.lastModified > revalidate * 1000;
-}
-
-/** `redis://host:port` of a Redis URL, for log lines: never the user name or the password. */
-export function redisAddress(url) {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.hostname}:${parsed.port || '6379'}`;
 }
 
 /**

@@ -4,10 +4,28 @@ import { serverEnv } from '../config/env';
 
 const pageCacheRedis = Symbol.for('app.pageCache.redis');
 
-export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable';
+interface SharedRedis {
+  unavailableSince?: number;
+  refusingWritesSince?: number;
+  failedWrites: number;
+}
+
+/**
+ * `redis-unavailable`: Redis does not answer; `redis-degraded`: it answers but refuses writes (out of memory, a
+ * read-only replica), so new pages are not shared.
+ */
+export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable' | 'redis-degraded';
+
+const sharedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
 
 export function pageCacheStatus(): PageCacheStatus {
   if (!serverEnv().redisUrl) return 'filesystem';
-  const redis = (globalThis as Record<symbol, { unavailableSince?: number } | undefined>)[pageCacheRedis];
-  return redis?.unavailableSince === undefined ? 'redis' : 'redis-unavailable';
+  const redis = sharedRedis();
+  if (redis?.unavailableSince !== undefined) return 'redis-unavailable';
+  return redis?.refusingWritesSince === undefined ? 'redis' : 'redis-degraded';
+}
+
+/** Writes to Redis that failed since start: one more after a page's write means that page was not shared. */
+export function failedPageCacheWrites(): number {
+  return sharedRedis()?.failedWrites ?? 0;
 }

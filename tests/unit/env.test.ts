@@ -6,6 +6,7 @@ describe('server environment', () => {
     expect(parseServerEnv({})).toEqual({
       enableDiagnostics: false,
       redisUrl: undefined,
+      redisKeyNamespace: undefined,
       revalidateSecret: undefined,
     });
   });
@@ -30,6 +31,27 @@ describe('REDIS_URL (the shared page cache)', () => {
       expect(() => parseServerEnv({ REDIS_URL: url })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
       expect(() => parseServerEnv({ REDIS_URL: url })).not.toThrow(/hunter2/);
     }
+  });
+  it('refuses a path that is not a database number: the client would accept it, then fail every command', () => {
+    expect(() => parseServerEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/pages' })).toThrow(
+      /^REDIS_URL must be .* \(the value set has a path that is not a database number \(e\.g\. \/0\)\)/,
+    );
+    expect(() => parseServerEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/pages' })).not.toThrow(/hunter2/);
+    expect(parseServerEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/2' }).redisUrl).toBe(
+      'redis://:hunter2@cache:6379/2',
+    );
+  });
+  it('names the keys of this deployment: REDIS_KEY_PREFIX, else the environment', () => {
+    const url = 'redis://cache';
+    expect(parseServerEnv({ REDIS_URL: url }).redisKeyNamespace).toBe('production');
+    expect(parseServerEnv({ REDIS_URL: url, SENTRY_ENVIRONMENT: 'staging' }).redisKeyNamespace).toBe('staging');
+    expect(parseServerEnv({ REDIS_URL: url, REDIS_KEY_PREFIX: 'shop-eu' }).redisKeyNamespace).toBe('shop-eu');
+    expect(() => parseServerEnv({ REDIS_URL: url, REDIS_KEY_PREFIX: 'two words' })).toThrow(/^REDIS_KEY_PREFIX names/);
+    expect(() => parseServerEnv({ REDIS_URL: url, SENTRY_ENVIRONMENT: 'my env' })).toThrow(
+      /^the environment \(SENTRY_ENVIRONMENT\) names .* set REDIS_KEY_PREFIX/,
+    );
+    // Without Redis the environment may be any name Sentry takes.
+    expect(parseServerEnv({ SENTRY_ENVIRONMENT: 'my env' }).redisKeyNamespace).toBeUndefined();
   });
 });
 
