@@ -38,9 +38,10 @@ const sentryBuildFlags = {
 function config(phase: string): NextConfig {
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
+  // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
   return {
-    // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
-    distDir: process.env.NEXT_DIST_DIR || '.next',
+    distDir,
     output: 'standalone',
     // The Sentry SDK registers an ESM loader hook from this package at start-up (diagnostics-channel injection for
     // database and other client libraries). Next's file tracing copies only hook.js, not the files it imports, so the
@@ -70,7 +71,8 @@ function config(phase: string): NextConfig {
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
-    env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId },
+    // APP_DIST_DIR: where the server finds this build's manifests, relative to the directory it runs in.
+    env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId, APP_DIST_DIR: distDir },
     async headers() {
       const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
       return [

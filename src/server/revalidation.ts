@@ -15,10 +15,40 @@ export function bearerMatches(authorization: string | undefined, secret: string)
   return timingSafeEqual(digest(token), digest(secret));
 }
 
+/** What the build's prerender-manifest.json says of the pages Next caches (ISR pages and fallback routes). */
+export interface PrerenderManifest {
+  routes: Record<string, unknown>;
+  dynamicRoutes: Record<string, { routeRegex: string; fallback: string | null | false }>;
+}
+
+/** The pages a build caches: its prerendered paths, and the routes that make a page on a path's first request. */
+export interface CachedPages {
+  paths: ReadonlySet<string>;
+  routes: readonly { route: string; pattern: RegExp }[];
+}
+
+export function cachedPages(manifest: PrerenderManifest): CachedPages {
+  return {
+    paths: new Set(Object.keys(manifest.routes)),
+    routes: Object.entries(manifest.dynamicRoutes)
+      // fallback: false answers 404 for any path the build did not prerender: those are in `paths`.
+      .filter(([, route]) => route.fallback !== false)
+      .map(([route, { routeRegex }]) => ({ route, pattern: new RegExp(routeRegex) })),
+  };
+}
+
+export function isCachedPage(path: string, pages: CachedPages): boolean {
+  return pages.paths.has(path) || pages.routes.some(({ pattern }) => pattern.test(path));
+}
+
 export type RevalidationRequest = { path: string } | { problem: string };
 
-/** The page path of a request body `{"path": "/examples/generated"}`, or the sentence that says what is wrong. */
-export function revalidationRequest(body: string): RevalidationRequest {
+/**
+ * The page path of a request body `{"path": "/examples/generated"}`, or the sentence that says what is wrong. Only a
+ * page the build caches is taken: revalidating anything else (a server-rendered page, a redirect, an error page, an
+ * API route) would change nothing, so a 200 would lie.
+ */
+export function revalidationRequest(body: string, pages: CachedPages): RevalidationRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -34,13 +64,21 @@ export function revalidationRequest(body: string): RevalidationRequest {
   if (!path.startsWith('/') || path.startsWith('//') || /[?#\\\s\u0000-\u001f\u007f]/.test(path)) {
     return { problem: 'The path must be a page path such as /examples/generated, without a query or fragment.' };
   }
+  let decoded: string;
   try {
-    decodeURIComponent(path);
+    decoded = decodeURIComponent(path);
   } catch {
     return { problem: 'The path has a malformed percent-encoding.' };
   }
-  if (isApiRoute(path) || path.startsWith('/_next/')) {
+  // Decoded too: /%61pi/health is the API route /api/health.
+  if ([path, decoded].some((p) => isApiRoute(p) || p.startsWith('/_next/'))) {
     return { problem: 'The path must be a page; API routes and Next assets are not cached pages.' };
+  }
+  if (!isCachedPage(path, pages)) {
+    const cached = [...pages.paths, ...pages.routes.map(({ route }) => route)].join(', ');
+    return {
+      problem: `${path} is not a page the app caches, so there is nothing to revalidate: only pages with getStaticProps are cached (${cached || 'none in this build'}).`,
+    };
   }
   return { path };
 }

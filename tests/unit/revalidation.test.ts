@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, revalidationRequest } from '../../src/server/revalidation';
+import { bearerMatches, cachedPages, revalidationRequest } from '../../src/server/revalidation';
 
 const secret = 'x'.repeat(20) + 'correct-secret';
 
@@ -16,11 +16,35 @@ describe('POST /api/revalidate: who may call it', () => {
   });
 });
 
+/** What a build's prerender-manifest.json says, in the shape Next 16 writes it. */
+const pages = cachedPages({
+  routes: { '/': {}, '/examples/generated': {}, '/blog/first': {} },
+  dynamicRoutes: {
+    '/examples/on-demand/[slug]': { routeRegex: '^/examples/on\\-demand/([^/]+?)(?:/)?$', fallback: null },
+    // Only the paths the build prerendered (listed in routes): any other answers 404.
+    '/blog/[post]': { routeRegex: '^/blog/([^/]+?)(?:/)?$', fallback: false },
+  },
+});
+
 describe('POST /api/revalidate: which paths it takes', () => {
-  it('takes a page path', () => {
-    expect(revalidationRequest('{"path":"/examples/generated"}')).toEqual({ path: '/examples/generated' });
-    expect(revalidationRequest('{"path":"/examples/on-demand/a%20b"}')).toEqual({ path: '/examples/on-demand/a%20b' });
-    expect(revalidationRequest('{"path":"/"}')).toEqual({ path: '/' });
+  it('takes the path of a page the build caches: prerendered, or of a fallback route', () => {
+    for (const path of [
+      '/examples/generated',
+      '/',
+      '/examples/on-demand/a%20b',
+      '/examples/on-demand/x',
+      '/blog/first',
+    ]) {
+      expect(revalidationRequest(JSON.stringify({ path }), pages)).toEqual({ path });
+    }
+  });
+  it('refuses a page the build does not cache: there would be nothing to revalidate', () => {
+    for (const path of ['/examples/42', '/examples/moved', '/examples/unavailable', '/a//b', '/blog/other', '/404']) {
+      const result = revalidationRequest(JSON.stringify({ path }), pages);
+      expect((result as { problem: string }).problem, path).toMatch(
+        /is not a page the app caches.*\(\/, \/examples\/generated, \/blog\/first, \/examples\/on-demand\/\[slug\]\)/,
+      );
+    }
   });
   it('says what is wrong with anything else', () => {
     const problems = {
@@ -37,10 +61,12 @@ describe('POST /api/revalidate: which paths it takes', () => {
       '{"path":"/a\\nb"}': /page path/,
       '{"path":"/%zz"}': /malformed percent-encoding/,
       '{"path":"/api/health"}': /must be a page/,
+      '{"path":"/%61pi/health"}': /must be a page/,
+      '{"path":"/api%2Fhealth"}': /must be a page/,
       '{"path":"/_next/static/x.js"}': /must be a page/,
     };
     for (const [body, problem] of Object.entries(problems)) {
-      const result = revalidationRequest(body);
+      const result = revalidationRequest(body, pages);
       expect(result, body).toHaveProperty('problem');
       expect((result as { problem: string }).problem, body).toMatch(problem);
     }

@@ -1,14 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { NextApiHandler } from 'next';
 import { serverEnv } from '../../config/env';
 import { apiRoute, sendJson, sendJsonError } from '../../server/api';
-import { pageCacheStatus } from '../../server/pageCacheStatus';
-import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
+import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
+import {
+  bearerMatches,
+  cachedPages,
+  maxRevalidatePathLength,
+  revalidationRequest,
+  type CachedPages,
+} from '../../server/revalidation';
 
 // The body is read here, bounded, so that malformed JSON gets this route's JSON 400 instead of Next's text.
 export const config = { api: { bodyParser: false } };
 
 /** Largest body read: a path of the longest length, with room for the JSON around it. */
 const maxBodyBytes = maxRevalidatePathLength * 4 + 256;
+
+let buildPages: CachedPages | undefined;
+
+/** The pages this build caches, from its prerender manifest (the server runs in the directory that holds the build). */
+function pagesOfBuild(): CachedPages | undefined {
+  if (buildPages) return buildPages;
+  try {
+    const manifest = readFileSync(join(process.cwd(), process.env.APP_DIST_DIR ?? '.next', 'prerender-manifest.json'));
+    buildPages = cachedPages(JSON.parse(manifest.toString('utf8')));
+  } catch {
+    // `next dev` keeps no such manifest where a production build does.
+  }
+  return buildPages;
+}
+
+/** Seconds a caller should wait before trying a revalidation again that did not reach every instance. */
+const retryAfterSeconds = 5;
 
 async function readBody(req: Parameters<NextApiHandler>[0]): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -30,26 +55,37 @@ const revalidate = apiRoute(['POST'], async (req, res) => {
   }
   const body = await readBody(req);
   if (body === undefined) return sendJsonError(req, res, 413, `The body is larger than ${maxBodyBytes} bytes.`);
-  const request = revalidationRequest(body);
+  const pages = pagesOfBuild();
+  if (!pages) {
+    return sendJsonError(req, res, 404, 'Revalidation needs a production build: next dev renders every page anew.');
+  }
+  const request = revalidationRequest(body, pages);
   if ('problem' in request) return sendJsonError(req, res, 400, request.problem);
+  const failedWrites = failedPageCacheWrites();
   try {
     // Next renders the page again in this instance and writes it to the page cache, which every instance reads.
     await res.revalidate(request.path);
   } catch (error) {
-    // Next's own words for a path that no page answers (api-resolver.js); anything else is a failure of ours.
-    if (error instanceof Error && /Invalid response 404$/.test(error.message)) {
-      return sendJsonError(req, res, 400, `No page of the app answers ${request.path}.`);
+    // Next's own words for what the page answered instead of a page (next-server.js revalidate()).
+    const status = error instanceof Error ? Number(/Invalid response (\d{3})$/.exec(error.message)?.[1]) : NaN;
+    if (status === 404) return sendJsonError(req, res, 400, `No page of the app answers ${request.path}.`);
+    if (status >= 300 && status < 400) {
+      return sendJsonError(req, res, 400, `${request.path} redirects: revalidate the path it redirects to.`);
     }
     throw error;
   }
-  // The new page reached only this instance's own copy: the caller should try again once Redis is back.
-  if (pageCacheStatus() === 'redis-unavailable') {
-    res.setHeader('Retry-After', '5');
+  // The new page did not reach Redis (unavailable, or it refused the write): the other instances still serve the old
+  // one, so this is not a success. The caller should try again.
+  const status = pageCacheStatus();
+  if (failedPageCacheWrites() !== failedWrites || status === 'redis-unavailable') {
+    const why =
+      status === 'redis-unavailable' ? 'is unavailable' : 'refused the write (see the server log for its reason)';
+    res.setHeader('Retry-After', String(retryAfterSeconds));
     return sendJsonError(
       req,
       res,
       503,
-      `${request.path} was regenerated on this instance only: the shared page cache (Redis) is unavailable. Try again.`,
+      `${request.path} was regenerated on this instance only: the shared page cache (Redis) ${why}. Try again in ${retryAfterSeconds} seconds.`,
     );
   }
   sendJson(res, 200, { revalidated: request.path });
