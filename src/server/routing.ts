@@ -24,6 +24,29 @@ export type ProxyDecision =
   /** An OPTIONS request to a page: 204 with the Allow header. */
   | { kind: 'options' };
 
+/** The reference product's slugs: lowercase letters, digits and dashes, at most 64 characters. */
+export const productSlug = /^[a-z0-9-]{1,64}$/;
+
+export function isProductSlug(slug: unknown): slug is string {
+  return typeof slug === 'string' && productSlug.test(slug);
+}
+
+/**
+ * Pages whose last path segment is a product slug, by the path before it. Each such page is cached on its first visit
+ * (a fallback route), so a made-up slug must cost nothing: the proxy answers 404 before Next renders or stores a page,
+ * and the page's getStaticProps refuses the same slugs in page-data requests. A product lists its own routes here.
+ */
+export const slugPagePrefixes = ['/examples/on-demand/'] as const;
+
+/** Whether the path is a slug page's with a slug the product cannot have. */
+export function isUnknownSlugPage(pathname: string): boolean {
+  const prefix = slugPagePrefixes.find((p) => pathname.startsWith(p));
+  if (!prefix) return false;
+  const slug = pathname.slice(prefix.length);
+  // A trailing slash is Next's to redirect.
+  return !isProductSlug(slug.endsWith('/') ? slug.slice(0, -1) : slug);
+}
+
 function isWellEncoded(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
@@ -40,5 +63,6 @@ export function proxyDecision(method: string, pathname: string): ProxyDecision {
   if (isApiRoute(pathname) || pathname.startsWith('/_next/')) return { kind: 'pass' };
   if (method === 'OPTIONS') return { kind: 'options' };
   if (!(pageMethods as readonly string[]).includes(method)) return { kind: 'status', status: 405 };
+  if (isUnknownSlugPage(pathname)) return { kind: 'status', status: 404 };
   return { kind: 'pass' };
 }

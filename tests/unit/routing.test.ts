@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiRoute, proxyDecision, requestIdFor } from '../../src/server/routing';
+import { isApiRoute, isProductSlug, proxyDecision, requestIdFor } from '../../src/server/routing';
 
 describe('isApiRoute (spec §2)', () => {
   it.each(['/api', '/api/', '/api/health', '/api/a/b/c'])('%s is an API route', (path) => {
@@ -50,5 +50,31 @@ describe('proxyDecision', () => {
   });
   it('hides the internal status page', () => {
     expect(proxyDecision('GET', '/_status/405')).toEqual({ kind: 'status', status: 404 });
+  });
+});
+
+describe('slugs the product can have', () => {
+  it('are lowercase letters, digits and dashes, at most 64 characters', () => {
+    for (const slug of ['first-visit', 'acc-1x2y3z', 'a', '42', 'x'.repeat(64)])
+      expect(isProductSlug(slug), slug).toBe(true);
+    for (const slug of ['', 'First', 'a_b', 'a b', 'a%20b', 'é', 'x'.repeat(65), 'a/b', undefined, ['a']]) {
+      expect(isProductSlug(slug), String(slug)).toBe(false);
+    }
+  });
+  it('pass to their page; any other gets the 404 page before Next renders or caches anything', () => {
+    expect(proxyDecision('GET', '/examples/on-demand/first-visit')).toEqual({ kind: 'pass' });
+    expect(proxyDecision('HEAD', '/examples/on-demand/acc-1x2y3z/')).toEqual({ kind: 'pass' });
+    for (const path of [
+      `/examples/on-demand/${'a'.repeat(2048)}`,
+      '/examples/on-demand/Upper',
+      '/examples/on-demand/',
+      '/examples/on-demand/a/b',
+      '/examples/on-demand/%61bc',
+    ]) {
+      expect(proxyDecision('GET', path), path).toEqual({ kind: 'status', status: 404 });
+    }
+    // Other pages, and page data, are not the proxy's to judge.
+    expect(proxyDecision('GET', '/examples/Upper')).toEqual({ kind: 'pass' });
+    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/Upper.json')).toEqual({ kind: 'pass' });
   });
 });

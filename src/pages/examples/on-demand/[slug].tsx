@@ -2,6 +2,7 @@ import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useRouter } from 'next/router';
 import { PageHead } from '../../../components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
+import { isProductSlug } from '../../../server/routing';
 
 interface Props {
   slug: string;
@@ -11,10 +12,11 @@ interface Props {
 /** No page is built ahead: the first visit to a slug gets the fallback shell, whose data the browser then fetches. */
 export const getStaticPaths: GetStaticPaths = async () => ({ paths: [], fallback: true });
 
-export const getStaticProps: GetStaticProps<Props, { slug: string }> = async ({ params }) => ({
-  props: { slug: params?.slug ?? '', generatedAt: new Date().toISOString() },
-  revalidate: 60,
-});
+/** A slug the product cannot have is not found, and nothing is cached for it (the proxy refuses its page too). */
+export const getStaticProps: GetStaticProps<Props, { slug: string }> = async ({ params }) => {
+  if (!isProductSlug(params?.slug)) return { notFound: true };
+  return { props: { slug: params.slug, generatedAt: new Date().toISOString() }, revalidate: 60 };
+};
 
 export default function OnDemand({ slug, generatedAt }: Props) {
   const { isFallback } = useRouter();
