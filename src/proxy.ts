@@ -8,6 +8,8 @@ function respond(request: NextRequest, decision: ProxyDecision, headers: Headers
       return NextResponse.next({ request: { headers } });
     case 'options':
       return new NextResponse(null, { status: 204, headers: { Allow: pageMethods.join(', ') } });
+    case 'data-not-found':
+      return new NextResponse('{"notFound":true}', { status: 404, headers: { 'Content-Type': 'application/json' } });
     case 'status': {
       // nextUrl, not request.url: a rewrite stays internal only on the origin Next considers its own.
       const statusPage = request.nextUrl.clone();

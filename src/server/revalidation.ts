@@ -1,6 +1,6 @@
 // The decisions of POST /api/revalidate (src/pages/api/revalidate.ts): who may call it and which paths it takes.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isApiRoute } from './routing';
+import { isApiRoute, isUnknownSlugPage } from './routing';
 
 /** Longest path the route takes; no page of the app comes near it. */
 export const maxRevalidatePathLength = 1024;
@@ -80,5 +80,8 @@ export function revalidationRequest(body: string, pages: CachedPages): Revalidat
       problem: `${path} is not a page the app caches, so there is nothing to revalidate: only pages with getStaticProps are cached (${cached || 'none in this build'}).`,
     };
   }
+  // The proxy refuses these, but revalidation renders the page without it.
+  if (isUnknownSlugPage(path))
+    return { problem: `No page of the app answers ${path}: it is not a slug the product can have.` };
   return { path };
 }

@@ -22,7 +22,9 @@ export type ProxyDecision =
   | { kind: 'pass' }
   | { kind: 'status'; status: 400 | 404 | 405 }
   /** An OPTIONS request to a page: 204 with the Allow header. */
-  | { kind: 'options' };
+  | { kind: 'options' }
+  /** Page data of a page that cannot exist: 404 with Next's own `{"notFound":true}`, so the router shows the 404 page. */
+  | { kind: 'data-not-found' };
 
 /** The reference product's slugs: lowercase letters, digits and dashes, at most 64 characters. */
 export const productSlug = /^[a-z0-9-]{1,64}$/;
@@ -33,10 +35,16 @@ export function isProductSlug(slug: unknown): slug is string {
 
 /**
  * Pages whose last path segment is a product slug, by the path before it. Each such page is cached on its first visit
- * (a fallback route), so a made-up slug must cost nothing: the proxy answers 404 before Next renders or stores a page,
- * and the page's getStaticProps refuses the same slugs in page-data requests. A product lists its own routes here.
+ * (a fallback route), so a made-up slug must cost nothing: the proxy answers 404 for its page and its page data before
+ * Next renders or stores anything, and the page's getStaticProps refuses the same slugs (revalidation skips the proxy).
+ * A product lists its own routes here.
  */
 export const slugPagePrefixes = ['/examples/on-demand/'] as const;
+
+/** The page a page-data request is for (`/_next/data/<build id>/examples/x.json` is `/examples/x`), if it is one. */
+export function pageOfData(pathname: string): string | undefined {
+  return /^\/_next\/data\/[^/]+(\/.+)\.json$/.exec(pathname)?.[1];
+}
 
 /** Whether the path is a slug page's with a slug the product cannot have. */
 export function isUnknownSlugPage(pathname: string): boolean {
@@ -60,6 +68,9 @@ function isWellEncoded(pathname: string): boolean {
 export function proxyDecision(method: string, pathname: string): ProxyDecision {
   if (!isWellEncoded(pathname)) return { kind: 'status', status: 400 };
   if (pathname.startsWith(statusPagePrefix)) return { kind: 'status', status: 404 };
+  // Next keeps a little memory for every page whose data it renders, found or not: a made-up slug must not reach it.
+  const dataOf = pageOfData(pathname);
+  if (dataOf !== undefined && isUnknownSlugPage(dataOf)) return { kind: 'data-not-found' };
   if (isApiRoute(pathname) || pathname.startsWith('/_next/')) return { kind: 'pass' };
   if (method === 'OPTIONS') return { kind: 'options' };
   if (!(pageMethods as readonly string[]).includes(method)) return { kind: 'status', status: 405 };

@@ -28,14 +28,15 @@ const pages = cachedPages({
 
 describe('POST /api/revalidate: which paths it takes', () => {
   it('takes the path of a page the build caches: prerendered, or of a fallback route', () => {
-    for (const path of [
-      '/examples/generated',
-      '/',
-      '/examples/on-demand/a%20b',
-      '/examples/on-demand/x',
-      '/blog/first',
-    ]) {
+    for (const path of ['/examples/generated', '/', '/examples/on-demand/x-1', '/blog/first']) {
       expect(revalidationRequest(JSON.stringify({ path }), pages)).toEqual({ path });
+    }
+  });
+  it('refuses a slug the product cannot have, as the proxy does', () => {
+    for (const path of ['/examples/on-demand/a%20b', '/examples/on-demand/Upper']) {
+      expect(revalidationRequest(JSON.stringify({ path }), pages)).toEqual({
+        problem: `No page of the app answers ${path}: it is not a slug the product can have.`,
+      });
     }
   });
   it('refuses a page the build does not cache: there would be nothing to revalidate', () => {

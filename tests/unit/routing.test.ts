@@ -73,8 +73,14 @@ describe('slugs the product can have', () => {
     ]) {
       expect(proxyDecision('GET', path), path).toEqual({ kind: 'status', status: 404 });
     }
-    // Other pages, and page data, are not the proxy's to judge.
+    // Their page data: Next's own not-found answer, before Next renders anything.
+    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/Upper.json')).toEqual({ kind: 'data-not-found' });
+    expect(proxyDecision('GET', `/_next/data/b/examples/on-demand/${'a'.repeat(65)}.json`)).toEqual({
+      kind: 'data-not-found',
+    });
+    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/first-visit.json')).toEqual({ kind: 'pass' });
+    // Other pages are not the proxy's to judge.
     expect(proxyDecision('GET', '/examples/Upper')).toEqual({ kind: 'pass' });
-    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/Upper.json')).toEqual({ kind: 'pass' });
+    expect(proxyDecision('GET', '/_next/data/b/examples/Upper.json')).toEqual({ kind: 'pass' });
   });
 });

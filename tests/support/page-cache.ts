@@ -1,0 +1,62 @@
+// The page-cache tests' cluster members: instances of a build, each from its own copy, sharing one Redis, and what
+// they serve.
+import { copyOfBuild, startInstance, type Instance } from './cluster';
+import { e2eDistDir } from './e2e-env.mjs';
+import type { Redis } from './redis';
+
+export const secret = 'e2e-revalidate-secret-0123456789abcdef';
+export const generatedPath = '/examples/generated';
+
+export interface Member {
+  instance: Instance;
+  /** Its own copy of the build. */
+  dir: string;
+  remove(): void;
+}
+
+/** An instance of the build in `distDir` from a copy of its own, sharing the page cache in `redis`. */
+export async function member(redis: Redis, env: Record<string, string>, distDir = e2eDistDir): Promise<Member> {
+  const copy = copyOfBuild(distDir);
+  const instance = await startInstance(distDir, copy.dir, { REDIS_URL: redis.url, REVALIDATE_SECRET: secret, ...env });
+  return { instance, dir: copy.dir, remove: copy.remove };
+}
+
+export async function stopAll(members: Member[]) {
+  await Promise.all(members.map((m) => m.instance.stop('SIGKILL')));
+  members.forEach((m) => m.remove());
+}
+
+/** What an instance serves for a page: status, Next's cache header, and the page's "generated at" (or slug). */
+export async function served(origin: string, path = generatedPath) {
+  const response = await fetch(`${origin}${path}`);
+  const html = await response.text();
+  return {
+    status: response.status,
+    cache: response.headers.get('x-nextjs-cache'),
+    generatedAt: /data-testid="generated-at">([^<]+)</.exec(html)?.[1],
+    html,
+  };
+}
+
+/** The page data an instance serves for a page: what a client-side navigation reads. */
+export async function servedData(instance: Instance, path = generatedPath) {
+  const { buildId } = await instance.health();
+  const response = await fetch(`${instance.origin}/_next/data/${buildId}${path}.json`);
+  const body = (await response.json()) as { pageProps?: { generatedAt?: string; slug?: string } };
+  return { status: response.status, ...body.pageProps };
+}
+
+export async function revalidate(origin: string, body: unknown, authorization = `Bearer ${secret}`) {
+  const response = await fetch(`${origin}/api/revalidate`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    // Absent unless sent, so that a plain answer still equals { status, body }.
+    retryAfter: response.headers.get('retry-after') ?? undefined,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+  };
+}
