@@ -1,5 +1,5 @@
 import type { Event } from '@sentry/core';
-import { startInstance, startNginx, type Instance, type Nginx } from '../support/cluster';
+import { startInstance, startNginx, type Nginx } from '../support/cluster';
 import { e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mjs';
 import {
   generatedPath,
