@@ -65,6 +65,12 @@ test.describe('two instances on one Redis', () => {
     expect(a.output()).toContain('takes writes again');
   });
 
+  test('each instance warns once at start that this Redis (its defaults) is not run as a cache', async () => {
+    for (const { instance } of members) {
+      expect(instance.output().match(/Page cache: Redis at \S+ has no maxmemory[^\n]*allkeys-lru/g)).toHaveLength(1);
+    }
+  });
+
   test('revalidation takes only pages the build caches: anything else is a 400 with a sentence, never a 500 or an event', async ({
     ingest,
     since,
