@@ -90,7 +90,7 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
   const loadReplay = () =>
     void import('./replay').then(async ({ startReplay }) => {
       await nextTask();
-      startReplay();
+      startReplay(env.collectPersonalData);
     });
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);

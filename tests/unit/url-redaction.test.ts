@@ -1,5 +1,7 @@
 import type { Breadcrumb, Client, Event, ReplayEvent } from '@sentry/core';
+import type { ReplayFrameEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
+import { redactedRecordingEvent } from '../../src/observability/replay';
 import { redactedBreadcrumb, urlRedaction, withoutPageQuery } from '../../src/observability/urlRedaction';
 
 const secrets = ['alice', 'bob', 'carol', 'hunter2', 'eyJhbGci', 'access_token', 'dave'];
@@ -142,5 +144,43 @@ describe('redactedBreadcrumb', () => {
     expect(breadcrumbs[0]?.data).toEqual({ from: '/examples/42?email=', to: '/examples/43' });
     expect(breadcrumbs[1]?.data).toEqual({ method: 'GET', url: '/api/search?q=', status_code: 200 });
     expect(breadcrumbs[3]?.data?.arguments).toEqual(['failed for /api/x?email=', { n: 1 }]);
+  });
+});
+
+describe('redactedRecordingEvent: what replay records of URLs itself', () => {
+  it('the spans of navigations, requests and resources, and its own breadcrumbs', () => {
+    const events = [
+      {
+        type: 5,
+        timestamp: 1,
+        data: {
+          tag: 'performanceSpan',
+          payload: {
+            op: 'navigation.push',
+            description: '/examples/43?email=alice#access_token=x',
+            startTimestamp: 1,
+            endTimestamp: 1,
+            data: { previous: '/examples/42?q=bob' },
+          },
+        },
+      },
+      {
+        type: 5,
+        timestamp: 1,
+        data: {
+          tag: 'breadcrumb',
+          payload: {
+            category: 'ui.slowClickDetected',
+            timestamp: 1,
+            data: { url: 'http://localhost:3000/examples/42?email=carol' },
+          },
+        },
+      },
+    ] as ReplayFrameEvent[];
+    expectNoSecret(events.map(redactedRecordingEvent));
+    expect(events[0]?.data.payload).toMatchObject({
+      description: '/examples/43?email=',
+      data: { previous: '/examples/42?q=' },
+    });
   });
 });
