@@ -1,11 +1,13 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
 // do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and
 // image sources), and owns graceful shutdown. First of all it starts the server's logger, so that everything the process
-// prints, Next's own lines included, is one JSON line (src/observability/serverLog.mjs, copied beside it by the build).
+// prints, Next's own lines included, is one JSON line (src/observability/serverLog.mjs and redaction.mjs, copied beside
+// it by the build).
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { parseSwitch, serverLogger, withoutQueryValues } from './server-log.mjs';
+import { redactedUrl } from './redaction.mjs';
+import { parseSwitch, serverLogger } from './server-log.mjs';
 
 /** The release the build names (next.config.ts env APP_RELEASE), for the lines Next prints before the app starts. */
 function builtRelease() {
@@ -30,12 +32,15 @@ try {
   process.exit(1);
 }
 // Validated by the app at start-up (src/config/env.ts); a wrong value stops the server there.
-const queryValuesLogged = ['1', 'true'].includes(process.env.SENTRY_COLLECT_PII ?? '');
+const collectPersonalData = ['1', 'true'].includes(process.env.SENTRY_COLLECT_PII ?? '');
 
-/** LOG_REQUESTS=1: one line per answered request (off by default: docs/logging.md has its cost). */
+/**
+ * LOG_REQUESTS=1: one line per answered request (off by default: docs/logging.md has its cost). The target as it
+ * arrived, redacted: an absolute-form one (`GET http://user:password@host/path`) still carries its user-info here.
+ */
 function logRequest(req, res) {
   const started = performance.now();
-  const url = queryValuesLogged ? req.url : withoutQueryValues(req.url ?? '');
+  const url = collectPersonalData ? req.url : redactedUrl(req.url ?? '');
   res.once('finish', () => {
     const requestId = res.getHeader('x-request-id');
     log.info(

@@ -9,4 +9,6 @@ export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, distDir, 'static'), join(serverDir, distDir, 'static'), { recursive: true });
   cpSync(join(appDir, 'scripts/server-lifecycle.mjs'), join(serverDir, 'server-lifecycle.mjs'));
   cpSync(join(appDir, 'src/observability/serverLog.mjs'), join(serverDir, 'server-log.mjs'));
+  // serverLog.mjs imports it from beside itself; the preload too.
+  cpSync(join(appDir, 'src/observability/redaction.mjs'), join(serverDir, 'redaction.mjs'));
 }

@@ -4,6 +4,7 @@ import * as Sentry from '@sentry/nextjs';
 import type { ReportingEnv } from './env';
 import { nextTask, type HeldError } from './loader';
 import { browserOptions, browserTracingOptions } from './options';
+import { urlRedaction, withoutPageQuery } from './urlRedaction';
 
 export { captureUnderscoreErrorException } from '@sentry/nextjs';
 
@@ -55,6 +56,8 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
     const sidecarUrl = typeof env.spotlight === 'string' ? env.spotlight : undefined;
     integrations.push(Sentry.spotlightBrowserIntegration({ sidecarUrl }));
   }
+  // Last, so that it sees the URLs every other integration added (BrowserTracing and Breadcrumbs add none to events).
+  if (!env.collectPersonalData) integrations.push(urlRedaction);
   const later = new Set<string>(laterIntegrations);
   Sentry.init({
     ...browserOptions(env),
@@ -75,14 +78,19 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
     Sentry.captureException(error, { mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` } });
   }
   await nextTask();
-  Sentry.addIntegration(Sentry.browserTracingIntegration(browserTracingOptions));
+  Sentry.addIntegration(
+    Sentry.browserTracingIntegration({
+      ...browserTracingOptions,
+      ...(env.collectPersonalData ? {} : { beforeStartSpan: withoutPageQuery }),
+    }),
+  );
   await nextTask();
   Sentry.addIntegration(Sentry.breadcrumbsIntegration());
   // Replay stays out of the first load: its code arrives in a chunk of its own, at the next idle moment.
   const loadReplay = () =>
     void import('./replay').then(async ({ startReplay }) => {
       await nextTask();
-      startReplay();
+      startReplay(env.collectPersonalData);
     });
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);

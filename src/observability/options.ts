@@ -3,6 +3,7 @@ import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
 import { reporting } from '../config/spec';
 import type { ReportingEnv } from './env';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
+import { redactedBreadcrumb } from './urlRedaction';
 
 type DataCollection = NonNullable<NodeOptions['dataCollection']>;
 
@@ -19,8 +20,10 @@ const harmlessHeaders = [
 ];
 
 /**
- * By default nothing personal leaves the app: no cookies, credential headers, bodies, IP addresses,
- * user fields or local variables. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
+ * By default nothing personal leaves the app: no cookies, credential headers, bodies, IP addresses, user fields, local
+ * variables, nor the query of a URL the SDK collects itself (`urlQueryParams: true` would keep every value but those of
+ * keys that look secret, such as `token`: `?email=…` went out). The URLs it copies as they are go through
+ * urlRedaction.ts. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
  */
 export function dataCollection(collectPersonalData: boolean): DataCollection {
   if (collectPersonalData) return {};
@@ -32,7 +35,7 @@ export function dataCollection(collectPersonalData: boolean): DataCollection {
       response: { allow: ['content-type', 'content-length', 'x-request-id'] },
     },
     httpBodies: [],
-    urlQueryParams: true,
+    urlQueryParams: false,
     stackFrameVariables: false,
   };
 }
@@ -65,6 +68,7 @@ function sharedOptions(env: ReportingEnv) {
     maxBreadcrumbs: reporting.maxBreadcrumbs,
     attachStacktrace: true,
     dataCollection: dataCollection(env.collectPersonalData),
+    ...(env.collectPersonalData ? {} : { beforeBreadcrumb: redactedBreadcrumb }),
     ignoreSpans: ignoredSpans,
     beforeSend: reportableEvent,
   };

@@ -9,6 +9,7 @@ import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
 import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
 import { serverTransport, serverTransportOptions } from './serverTransport';
+import { urlRedaction } from './urlRedaction';
 
 /** Each request's isolation scope, and the request it isolates: how a log line finds its request id. */
 const requestOfScope = new WeakMap<Scope, { request: IncomingMessage; response: ServerResponse }>();
@@ -87,6 +88,8 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
       // enableLogs switch: an integration that captures logs is the switch); never as events (errors are reported once,
       // by the SDK's own hooks).
       Sentry.pinoIntegration({ log: { levels: logLevels }, error: { levels: [] } }),
+      // Last, so that it sees the URLs every other integration added.
+      ...(env.collectPersonalData ? [] : [urlRedaction]),
     ],
     transport: serverTransport,
     // The init options type only knows the Node transport's options; the offline transport adds createStore.

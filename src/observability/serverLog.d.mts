@@ -6,7 +6,6 @@ export declare const logLevels: readonly string[];
 export declare const redactedPaths: readonly string[];
 export declare function parseLogLevel(name: string, value: string | undefined, fallback: string): string;
 export declare function parseSwitch(name: string, value: string | undefined): boolean;
-export declare function withoutQueryValues(target: string): string;
 export interface RequestLogFields {
   request_id?: string;
   trace_id?: string;
@@ -19,7 +18,7 @@ export declare function createServerLogger(
   destination?: DestinationStream,
 ): Logger;
 export declare function consoleRecord(args: unknown[]): [string] | [{ err: Error }, string];
-export declare function routeConsoleToLogger(logger: Logger): void;
+export declare function routeConsoleToLogger(logger: Logger, collectPersonalData?: boolean): void;
 export declare function serverLogger(
   env?: Record<string, string | undefined>,
   defaults?: { release?: string; environment?: string },

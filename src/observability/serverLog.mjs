@@ -4,6 +4,7 @@
 // the app starts it in register().
 import { format } from 'node:util';
 import pino from 'pino';
+import { redactedUrl, redactedUrlsIn } from './redaction.mjs';
 
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
@@ -46,17 +47,6 @@ export const redactedPaths = [
   '*.cookies',
 ];
 
-/** A request target with its query values emptied (`/a?token=` for `/a?token=secret`): keys say what, values may be personal. */
-export function withoutQueryValues(target) {
-  const query = target.indexOf('?');
-  if (query < 0) return target;
-  const keys = target
-    .slice(query + 1)
-    .split('&')
-    .map((pair) => pair.split('=')[0]);
-  return `${target.slice(0, query)}?${keys.map((key) => `${key}=`).join('&')}`;
-}
-
 /** Fields a line logged inside a request adds (request_id, trace_id, span_id): set by the error reporter. */
 const requestFieldsKey = Symbol.for('app.requestLogFields');
 /** What the error reporter names the build and the deployment (release, environment), once it knows. */
@@ -72,6 +62,11 @@ export function setReportingLogFields(fields) {
   Object.assign(globalThis[reportingFieldsKey], fields);
 }
 
+/** The Referer names another page, with whatever its query held. */
+function withRedactedReferer(headers) {
+  return { ...headers, referer: redactedUrl(headers.referer) };
+}
+
 /** The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off. */
 export function createServerLogger({ level, release, environment, collectPersonalData }, destination) {
   globalThis[reportingFieldsKey] = { release, environment };
@@ -85,11 +80,11 @@ export function createServerLogger({ level, release, environment, collectPersona
     mixin: () => ({ ...globalThis[reportingFieldsKey], ...globalThis[requestFieldsKey]?.() }),
     serializers: {
       err: pino.stdSerializers.err,
-      // A request is its method, target and headers (never the whole IncomingMessage), its query values emptied.
+      // A request is its method, target and headers (never the whole IncomingMessage), its URLs redacted.
       req: (req) => ({
         method: req.method,
-        url: collectPersonalData ? req.url : withoutQueryValues(req.url ?? ''),
-        headers: req.headers,
+        url: collectPersonalData ? req.url : redactedUrl(req.url ?? ''),
+        headers: collectPersonalData || !req.headers?.referer ? req.headers : withRedactedReferer(req.headers),
       }),
     },
     ...(collectPersonalData ? {} : { redact: { paths: redactedPaths, censor: '[redacted]' } }),
@@ -111,8 +106,12 @@ export function consoleRecord(args) {
 
 const consoleLevels = { error: 'error', warn: 'warn', info: 'info', log: 'info', debug: 'debug', trace: 'trace' };
 
-/** Next and libraries print with console: each call becomes one line of the logger at the console method's level. */
-export function routeConsoleToLogger(logger) {
+/**
+ * Next and libraries print with console: each call becomes one line of the logger at the console method's level.
+ * Unless `collectPersonalData`, the URLs in a line's message are redacted: Next writes request targets into some
+ * (`API resolved without sending a response for /api/…?…`).
+ */
+export function routeConsoleToLogger(logger, collectPersonalData = false) {
   const console = globalThis.console;
   const next = logger.child({ logger: 'console' });
   // Next logs a failed page render twice, the same Error alone both times (the route module's onRequestError, then the
@@ -125,6 +124,7 @@ export function routeConsoleToLogger(logger) {
         if (printedAlone.has(record[0].err)) return;
         printedAlone.add(record[0].err);
       }
+      if (!collectPersonalData) record[record.length - 1] = redactedUrlsIn(record.at(-1));
       next[level](...record);
     };
   }
@@ -148,17 +148,18 @@ export function serverLogger(env = process.env, defaults = {}) {
   } catch (error) {
     problem = error.message;
   }
+  const collectPersonalData = env.SENTRY_COLLECT_PII === '1' || env.SENTRY_COLLECT_PII === 'true';
   const logger = createServerLogger({
     level,
     release: env.SENTRY_RELEASE?.trim() || defaults.release || 'unknown',
     environment: env.SENTRY_ENVIRONMENT?.trim() || defaults.environment || 'production',
-    collectPersonalData: env.SENTRY_COLLECT_PII === '1' || env.SENTRY_COLLECT_PII === 'true',
+    collectPersonalData,
   });
   if (problem) {
     logger.fatal(`Configuration error: ${problem}`);
     process.exit(1);
   }
   globalThis[loggerKey] = logger;
-  routeConsoleToLogger(logger);
+  routeConsoleToLogger(logger, collectPersonalData);
   return logger;
 }

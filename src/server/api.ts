@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { captureException, withScope } from '@sentry/nextjs';
 import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
-import { serverLogger, withoutQueryValues } from '../observability/serverLog.mjs';
+import { redactedUrl } from '../observability/redaction.mjs';
+import { serverLogger } from '../observability/serverLog.mjs';
 
 /** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
 export function requestIdOf(req: IncomingMessage): string | undefined {
@@ -44,7 +45,7 @@ export function apiRoute(methods: readonly string[], handler: NextApiHandler): N
       });
       serverLogger().error(
         { err: error, request_id: requestIdOf(req) },
-        `API route ${withoutQueryValues(req.url ?? '')} failed`,
+        `API route ${redactedUrl(req.url ?? '')} failed`,
       );
       if (!res.headersSent) sendJsonError(req, res, 500, 'The server failed to answer this request.');
       else res.end();

@@ -10,6 +10,7 @@ import {
   serverOptions,
   withRequestIdTag,
 } from '../../src/observability/options';
+import { redactedBreadcrumb } from '../../src/observability/urlRedaction';
 
 const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
 
@@ -78,6 +79,15 @@ describe('privacy', () => {
     expect(serverOptions(env).dataCollection).toEqual(dataCollection(false));
     expect(serverReportingEnv({ SENTRY_COLLECT_PII: '1' }).collectPersonalData).toBe(true);
     expect(dataCollection(true)).toEqual({});
+  });
+
+  it('sends no query of a URL the SDK collects itself, and redacts the URLs of breadcrumbs, unless turned on', () => {
+    // `true` would keep every value but those of keys that look secret (`token`, `session`): `email` and `q` went out.
+    expect(dataCollection(false).urlQueryParams).toBe(false);
+    expect(serverOptions(env).beforeBreadcrumb).toBe(redactedBreadcrumb);
+    expect(browserOptions(env).beforeBreadcrumb).toBe(redactedBreadcrumb);
+    const personal = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
+    expect(serverOptions(personal)).not.toHaveProperty('beforeBreadcrumb');
   });
 });
 

@@ -5,7 +5,7 @@ import {
   consoleRecord,
   createServerLogger,
   parseLogLevel,
-  withoutQueryValues,
+  routeConsoleToLogger,
 } from '../../src/observability/serverLog.mjs';
 
 /** A logger at info writing into an array, one parsed object per line. */
@@ -29,7 +29,12 @@ const secrets = {
   req: {
     method: 'GET',
     url: '/search?q=my+name&token=abc',
-    headers: { cookie: 'session=s3cret', authorization: 'Bearer t0ken', accept: 'text/html' },
+    headers: {
+      cookie: 'session=s3cret',
+      authorization: 'Bearer t0ken',
+      accept: 'text/html',
+      referer: 'https://mail.example/inbox?from=r3ferer',
+    },
   },
   res: { headers: { 'set-cookie': 'session=n3w' } },
   headers: { 'proxy-authorization': 'Basic cHc=' },
@@ -67,14 +72,19 @@ describe('redaction', () => {
     const { logger, lines } = capturedLogger();
     logger.info({ ...secrets, err: Object.assign(new Error('upstream'), { headers: { authorization: 'Bearer x' } }) });
     const line = JSON.stringify(lines[0]);
-    for (const secret of ['s3cret', 't0ken', 'n3w', 'cHc=', 'hunter2', 'my+name', 'abc', 'Bearer x']) {
+    for (const secret of ['s3cret', 't0ken', 'n3w', 'cHc=', 'hunter2', 'my+name', 'abc', 'Bearer x', 'r3ferer']) {
       expect(line).not.toContain(secret);
     }
     expect(lines[0]).toMatchObject({
       req: {
         method: 'GET',
         url: '/search?q=&token=',
-        headers: { cookie: '[redacted]', authorization: '[redacted]', accept: 'text/html' },
+        headers: {
+          cookie: '[redacted]',
+          authorization: '[redacted]',
+          accept: 'text/html',
+          referer: 'https://mail.example/inbox?from=',
+        },
       },
       res: { headers: { 'set-cookie': '[redacted]' } },
       body: '[redacted]',
@@ -87,12 +97,27 @@ describe('redaction', () => {
     const { logger, lines } = capturedLogger(true);
     logger.info(secrets);
     const line = JSON.stringify(lines[0]);
-    for (const secret of ['s3cret', 'n3w', 'hunter2', 'my+name']) expect(line).toContain(secret);
+    for (const secret of ['s3cret', 'n3w', 'hunter2', 'my+name', 'r3ferer']) expect(line).toContain(secret);
   });
 
-  it('empties query values and keeps their keys', () => {
-    expect(withoutQueryValues('/a?x=1&y=2&flag')).toBe('/a?x=&y=&flag=');
-    expect(withoutQueryValues('/a')).toBe('/a');
+  it("redacts the URLs in Next's and libraries' console lines, unless personal data is on", () => {
+    const message = 'API resolved without sending a response for /api/x?email=alice%40example.com, this may stall.';
+    const logged = (collectPersonalData: boolean) => {
+      const { logger, lines } = capturedLogger();
+      const saved = { ...console };
+      const warningListeners = process.listeners('warning');
+      try {
+        routeConsoleToLogger(logger, collectPersonalData);
+        console.warn(message);
+      } finally {
+        Object.assign(console, saved);
+        process.removeAllListeners('warning');
+        for (const listener of warningListeners) process.on('warning', listener);
+      }
+      return lines[0]?.msg;
+    };
+    expect(logged(false)).toBe('API resolved without sending a response for /api/x?email= this may stall.');
+    expect(logged(true)).toBe(message);
   });
 });
 

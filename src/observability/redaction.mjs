@@ -1,0 +1,43 @@
+// The one place that decides what of a URL may leave the app while personal data is off (SENTRY_COLLECT_PII unset):
+// Sentry events, spans, breadcrumbs and replays, and every log line, take their URLs through here. Plain JavaScript,
+// because the server's preload (scripts/server-lifecycle.mjs) loads it outside Next's bundle through serverLog.mjs;
+// the server's and the browser's bundles import the same file.
+
+/** A query key that says what was asked without saying who asked: a short name (`q`, `page_size`, `ids[]`). */
+const plainKey = /^[a-z_][\w.[\]-]{0,23}$/i;
+
+/** An absolute (or protocol-relative) URL's start, then user-info: everything up to the authority's last `@`. */
+const userInfo = /^((?:[a-z][a-z\d+.-]*:)?[/\\]{2})[^/\\]*@/i;
+
+/**
+ * The URL without what may identify a person: no fragment (`#access_token=…`), no user-info (`user:password@`), and
+ * of the query only the keys of `key=value` pairs whose key is a plain name (`/search?q=&page=`). A pair without `=`
+ * is a bare token (`?eyJhbGci…`) and goes whole. Takes an absolute URL, an absolute-form or origin-form request target,
+ * a relative URL or anything else; never throws.
+ */
+export function redactedUrl(url) {
+  if (typeof url !== 'string') return '';
+  const fragment = url.indexOf('#');
+  const withoutFragment = fragment < 0 ? url : url.slice(0, fragment);
+  const query = withoutFragment.indexOf('?');
+  const base = query < 0 ? withoutFragment : withoutFragment.slice(0, query);
+  const origin = base.includes('@') ? base.replace(userInfo, '$1') : base;
+  if (query < 0) return origin;
+  const keys = [];
+  for (const pair of withoutFragment.slice(query + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const key = pair.slice(0, equals);
+    if (equals > 0 && plainKey.test(key)) keys.push(`${key}=`);
+  }
+  return keys.length ? `${origin}?${keys.join('&')}` : origin;
+}
+
+/** What looks like a URL or a path in free text: a scheme or `/`, up to a space or a quote. */
+const urlInText = /(?:\b[a-z][a-z\d+.-]*:)?\/[^\s"'`<>]*/gi;
+
+/** Free text (a message Next or a library wrote, a span name) with each URL in it redacted as redactedUrl does. */
+export function redactedUrlsIn(text) {
+  if (typeof text !== 'string') return '';
+  if (!/[?#@]/.test(text)) return text;
+  return text.replace(urlInText, (url) => redactedUrl(url));
+}

@@ -1,0 +1,313 @@
+import { inflateSync } from 'node:zlib';
+import type { ErrorEvent, Event } from '@sentry/core';
+import { appHost } from '../support/e2e-env.mjs';
+import { startInstance, type Instance } from '../support/cluster';
+import { thrownException, type IngestClient, type IngestItem } from '../support/ingest';
+import { rawRequest } from '../support/raw-http';
+import { expect, test as base, throwInPage, waitForReplay } from './fixtures';
+
+// Issue 27: with personal data off (the default), query values, a Referer's query, user-info and bare query tokens (and,
+// in the browser, fragments) reach nothing: not the ingest (events, transactions, spans, breadcrumbs, replays, logs),
+// not the server's output (Next's lines, the access log). Each test sends values of its own through one path, waits
+// until what that path reports has arrived, then searches everything that arrived and everything the server printed.
+
+/** A server of this worker's own, with the access log on (LOG_REQUESTS=1): its output is searched too. */
+const test = base.extend<object, { server: Instance }>({
+  server: [
+    async ({}, use) => {
+      const server = await startInstance(undefined, undefined, { LOG_REQUESTS: '1' });
+      await use(server);
+      await server.stop();
+    },
+    // Starting a server takes a few seconds, more on a busy machine.
+    { scope: 'worker', timeout: 60_000 },
+  ],
+});
+
+/** Values that must not travel: unique to the test, each named after where it was put. */
+function secretsOf(token: string, ...names: string[]): string[] {
+  return names.map((name) => `${name}${token.replaceAll('-', '')}`);
+}
+
+/** A bare token as a link or an API puts one after `?`: a JWT, no `=`. */
+const bareTokenOf = (secret: string) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(secret).toString('base64url')}.c2ln`;
+
+/** A recording's body as text: a header line, then the events, deflated by replay's worker. */
+function recordingText(item: IngestItem): string {
+  const raw = Buffer.from(item.binary ?? '', 'base64');
+  const body = raw.subarray(raw.indexOf(0x0a) + 1);
+  try {
+    return inflateSync(body).toString('utf8');
+  } catch {
+    return body.toString('utf8');
+  }
+}
+
+/** Every item the ingest received since the test's mark, as text, whatever its type; recordings inflated. */
+async function everythingReported(ingest: IngestClient, since: number): Promise<{ type: string; text: string }[]> {
+  return (await ingest.items(undefined, since)).map((item) => ({
+    type: item.type,
+    text: item.binary === undefined ? JSON.stringify(item.payload) : recordingText(item),
+  }));
+}
+
+/** None of the secrets in anything reported since the mark, nor in anything the server printed. */
+async function expectNowhere(secrets: string[], ingest: IngestClient, since: number, server: Instance) {
+  const reported = await everythingReported(ingest, since);
+  for (const { type, text } of reported) {
+    for (const secret of secrets) expect(text, `${type} carries ${secret}`).not.toContain(secret);
+  }
+  for (const secret of secrets) expect(server.output(), `the server printed ${secret}`).not.toContain(secret);
+}
+
+interface LogLine {
+  msg: string;
+  url?: string;
+  request_id?: string;
+  [field: string]: unknown;
+}
+
+/** The server's access log line for a request (LOG_REQUESTS=1), once it is printed. */
+async function accessLogLine(server: Instance, requestId: string): Promise<LogLine> {
+  let line: LogLine | undefined;
+  await expect
+    .poll(() => {
+      line = server
+        .output()
+        .split('\n')
+        // The last piece may be a line still being written.
+        .slice(0, -1)
+        .filter((text) => text.includes(requestId))
+        .map((text) => JSON.parse(text) as LogLine)
+        .find((parsed) => parsed.msg === 'request answered');
+      return line;
+    })
+    .toBeDefined();
+  return line!;
+}
+
+const ofRequest = (requestId: string) => (event: Event) => event.tags?.request_id === requestId;
+const carries = (text: string) => (payload: unknown) => JSON.stringify(payload).includes(text);
+
+/** Waits for what a failing server request reports: its error event (thrown with `message`) and its transaction. */
+async function serverReports(ingest: IngestClient, since: number, requestId: string, message: string) {
+  const event = await ingest.waitForError(ofRequest(requestId), { since });
+  expect(thrownException(event)).toBe(message);
+  const transaction = await ingest.waitForItem('transaction', carries(requestId), { since });
+  return { event, transaction: transaction.payload as Event };
+}
+
+const apiError = 'Diagnostics: an exception thrown in an API route';
+
+test.describe('with personal data off', () => {
+  test('an API error: its query values, in the event, the transaction, the log line and its Sentry log', async ({
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [email, q] = secretsOf(token, 'email', 'q');
+    const requestId = `privacy-${token}`;
+    const response = await fetch(`${server.origin}/api/diagnostics/server-error?email=${email}&q=${q}`, {
+      headers: { 'x-request-id': requestId },
+    });
+    expect(response.status).toBe(500);
+    const { event } = await serverReports(ingest, since, requestId, apiError);
+    // The SDK sends no query of a URL it collects itself.
+    expect(event.request?.url).toBe(`${server.origin}/api/diagnostics/server-error`);
+    // The error line, forwarded to Sentry as a log (every 5 s): the keys say what was asked.
+    const log = await ingest.waitForItem('log', carries(requestId), { since, timeoutMs: 15_000 });
+    expect(JSON.stringify(log.payload)).toContain('API route /api/diagnostics/server-error?email=&q= failed');
+    expect((await accessLogLine(server, requestId)).url).toBe('/api/diagnostics/server-error?email=&q=');
+    await expectNowhere([email!, q!], ingest, since, server);
+  });
+
+  test('an error in getServerSideProps: its query values, in the event and the transaction', async ({
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [email] = secretsOf(token, 'email');
+    const requestId = `privacy-${token}`;
+    const response = await fetch(`${server.origin}/diagnostics/ssr-error?email=${email}`, {
+      headers: { 'x-request-id': requestId },
+    });
+    expect(response.status).toBe(500);
+    const { event } = await serverReports(
+      ingest,
+      since,
+      requestId,
+      'Diagnostics: an exception thrown in getServerSideProps',
+    );
+    // Next's request error hook names the path and query that failed.
+    expect(event.contexts?.nextjs?.request_path).toBe('/diagnostics/ssr-error?email=');
+    expect((await accessLogLine(server, requestId)).url).toBe('/diagnostics/ssr-error?email=');
+    await expectNowhere([email!], ingest, since, server);
+  });
+
+  test('an error in the proxy: its query values', async ({ ingest, since, token, server }) => {
+    const [email] = secretsOf(token, 'email');
+    const requestId = `privacy-${token}`;
+    // Uncompressed: when the error page is gzipped, the SDK reads the transaction's status as 404 and drops it.
+    const response = await fetch(`${server.origin}/diagnostics/proxy-error?email=${email}`, {
+      headers: { 'x-request-id': requestId, 'accept-encoding': 'identity' },
+    });
+    expect(response.status).toBe(500);
+    const event = await ingest.waitForError(carries(requestId), { since });
+    expect(thrownException(event)).toBe('Diagnostics: an exception thrown in the proxy');
+    await ingest.waitForItem('transaction', carries(requestId), { since });
+    await expectNowhere([email!], ingest, since, server);
+  });
+
+  test("a Referer: the other page's query", async ({ ingest, since, token, server }) => {
+    const [email] = secretsOf(token, 'email');
+    const requestId = `privacy-${token}`;
+    const response = await fetch(`${server.origin}/api/diagnostics/server-error`, {
+      headers: { 'x-request-id': requestId, referer: `${server.origin}/examples/7?email=${email}` },
+    });
+    expect(response.status).toBe(500);
+    const { event, transaction } = await serverReports(ingest, since, requestId, apiError);
+    // Kept: where the user came from, without what they sent there.
+    expect(event.request?.headers?.referer).toBe(`${server.origin}/examples/7?email=`);
+    expect(transaction.contexts?.trace?.data?.['http.request.header.referer']).toEqual([
+      `${server.origin}/examples/7?email=`,
+    ]);
+    await expectNowhere([email!], ingest, since, server);
+  });
+
+  test('an absolute-form request line: its user-info, in the event, the transaction and the access log', async ({
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [password, email] = secretsOf(token, 'password', 'email');
+    const requestId = `privacy-${token}`;
+    const answer = await rawRequest(
+      server.port,
+      appHost,
+      `GET http://user:${password}@${appHost}:${server.port}/api/diagnostics/server-error?email=${email} HTTP/1.1\r\n` +
+        `Host: ${appHost}:${server.port}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer.status).toBe(500);
+    const { event, transaction } = await serverReports(ingest, since, requestId, apiError);
+    expect(event.request?.url).toBe(`http://${appHost}:${server.port}/api/diagnostics/server-error`);
+    expect(transaction.contexts?.trace?.data?.['url.full']).toBe(
+      `http://${appHost}:${server.port}/api/diagnostics/server-error`,
+    );
+    expect((await accessLogLine(server, requestId)).url).toBe(
+      `http://${appHost}:${server.port}/api/diagnostics/server-error?email=`,
+    );
+    await expectNowhere([password!, email!], ingest, since, server);
+  });
+
+  test('a bare token for a query: the whole token', async ({ ingest, since, token, server }) => {
+    const [secret] = secretsOf(token, 'token');
+    const bareToken = bareTokenOf(secret!);
+    const requestId = `privacy-${token}`;
+    const response = await fetch(`${server.origin}/examples/42?${bareToken}`, {
+      headers: { 'x-request-id': requestId },
+    });
+    expect(response.status).toBe(200);
+    const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+    expect(transaction.transaction).toBe('GET /examples/[id]');
+    expect((await accessLogLine(server, requestId)).url).toBe('/examples/42');
+    await expectNowhere([secret!, bareToken], ingest, since, server);
+  });
+
+  test('a page load with a query, a fragment and a Referer: transaction, error, breadcrumbs and replay', async ({
+    page,
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [email, q, accessToken, referred] = secretsOf(token, 'email', 'q', 'accesstoken', 'referred');
+    await page.goto(`${server.origin}/examples/42?email=${email}&q=${q}#access_token=${accessToken}`, {
+      referer: `${server.origin}/examples/7?email=${referred}`,
+    });
+    await waitForReplay(page);
+    const message = `page load ${token}`;
+    await throwInPage(page, message);
+    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    expect(error.request?.url).toBe(`${server.origin}/examples/42?email=&q=`);
+    expect(error.request?.headers?.Referer).toBe(`${server.origin}/examples/7?email=`);
+    const traceId = error.contexts?.trace?.trace_id;
+    const pageLoad = await ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === traceId,
+      { since },
+    );
+    expect(pageLoad.contexts?.trace?.data?.['url.full']).toBe(`${server.origin}/examples/42`);
+    // Replay lists the page as origin, path, fragment, then query: the fragment's redaction takes the query with it.
+    await expectReplayRedacted(ingest, since, error, {
+      listed: `${server.origin}/examples/42`,
+      recorded: `${server.origin}/examples/42?email=&q=`,
+    });
+    await expectNowhere([email!, q!, accessToken!, referred!], ingest, since, server);
+  });
+
+  test('a client navigation with a query and a fragment: transaction, breadcrumbs, page data and replay', async ({
+    page,
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [email, accessToken] = secretsOf(token, 'email', 'accesstoken');
+    await page.goto(`${server.origin}/examples/41`);
+    await waitForReplay(page);
+    const target = `/examples/42?email=${email}#access_token=${accessToken}`;
+    await page.evaluate(
+      (url) => (window as unknown as { next: { router: { push(u: string): void } } }).next.router.push(url),
+      target,
+    );
+    await expect(page.getByTestId('segment')).toHaveText('42');
+    const message = `navigation ${token}`;
+    await throwInPage(page, message);
+    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    expect(error.breadcrumbs).toContainEqual(
+      expect.objectContaining({ category: 'navigation', data: { from: '/examples/41', to: '/examples/42?email=' } }),
+    );
+    await ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
+      { since },
+    );
+    const first = `${server.origin}/examples/41`;
+    await expectReplayRedacted(ingest, since, error, { listed: first, recorded: first });
+    await expectNowhere([email!, accessToken!], ingest, since, server);
+  });
+});
+
+/** Waits for the replay of the error's session: it lists the first page as `listed`, its recording names it `recorded`. */
+async function expectReplayRedacted(
+  ingest: IngestClient,
+  since: number,
+  error: ErrorEvent,
+  pageAddress: { listed: string; recorded: string },
+) {
+  const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+  expect(replayId).toMatch(/^[0-9a-f]{32}$/);
+  const replay = await ingest.waitForReplay((r) => (r as { replay_id?: string }).replay_id === replayId, { since });
+  expect((replay as { urls?: string[] }).urls?.[0]).toBe(pageAddress.listed);
+  const recordings = (await ingest.items('replay_recording', since)).map(recordingText);
+  // rrweb's Meta event: the page's address, at each full snapshot.
+  expect(recordings.join('\n')).toContain(`"href":${JSON.stringify(pageAddress.recorded)}`);
+}
+
+test('with SENTRY_COLLECT_PII=1 the query values do arrive (the switch works)', async ({ ingest, since, token }) => {
+  const server = await startInstance(undefined, undefined, { SENTRY_COLLECT_PII: '1', LOG_REQUESTS: '1' });
+  try {
+    const [email] = secretsOf(token, 'email');
+    const requestId = `privacy-${token}`;
+    const response = await fetch(`${server.origin}/api/diagnostics/server-error?email=${email}`, {
+      headers: { 'x-request-id': requestId },
+    });
+    expect(response.status).toBe(500);
+    const event = await ingest.waitForError(ofRequest(requestId), { since });
+    expect(event.request?.url).toBe(`${server.origin}/api/diagnostics/server-error?email=${email}`);
+    expect((await accessLogLine(server, requestId)).url).toBe(`/api/diagnostics/server-error?email=${email}`);
+  } finally {
+    await server.stop();
+  }
+});

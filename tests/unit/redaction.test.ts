@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { redactedUrl, redactedUrlsIn } from '../../src/observability/redaction.mjs';
+
+const jwt =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+
+describe('redactedUrl: the four leaks of issue 27', () => {
+  it('an API error with query values: keeps the keys, drops the values', () => {
+    expect(redactedUrl('/api/diagnostics/server-error?email=alice%40example.com&q=my+name')).toBe(
+      '/api/diagnostics/server-error?email=&q=',
+    );
+    expect(redactedUrl('http://localhost:3000/api/diagnostics/server-error?email=alice@example.com&q=x')).toBe(
+      'http://localhost:3000/api/diagnostics/server-error?email=&q=',
+    );
+  });
+
+  it("a Referer: another page's query", () => {
+    expect(redactedUrl('https://shop.example/orders/7?email=alice%40example.com&ref=mail')).toBe(
+      'https://shop.example/orders/7?email=&ref=',
+    );
+  });
+
+  it('an absolute-form request target: drops the user-info', () => {
+    expect(redactedUrl('http://user:password@localhost:3000/api/health')).toBe('http://localhost:3000/api/health');
+    expect(redactedUrl('http://user:password@localhost:3000/a?x=1')).toBe('http://localhost:3000/a?x=');
+    expect(redactedUrl('HTTPS://token@host.example/')).toBe('HTTPS://host.example/');
+    expect(redactedUrl('http://a@b:c%40d@host/p')).toBe('http://host/p');
+    expect(redactedUrl('//user:password@host/p')).toBe('//host/p');
+    expect(redactedUrl('http://user:password@host')).toBe('http://host');
+  });
+
+  it('a bare token (a pair without =): goes whole', () => {
+    expect(redactedUrl(`/examples/42?${jwt}`)).toBe('/examples/42');
+    expect(redactedUrl('/examples/42?secret')).toBe('/examples/42');
+    expect(redactedUrl(`/examples/42?page=2&${jwt}`)).toBe('/examples/42?page=');
+  });
+});
+
+describe('redactedUrl: what survives', () => {
+  it('keeps only keys that are short plain names', () => {
+    expect(redactedUrl('/a?page_size=1&ids[]=2&sort.by=3&utm-source=4')).toBe(
+      '/a?page_size=&ids[]=&sort.by=&utm-source=',
+    );
+    // A token sent as a key, an address, an encoded key, a number, a UUID: none is a name.
+    expect(redactedUrl(`/a?${jwt}=`)).toBe('/a');
+    expect(redactedUrl('/a?alice@example.com=1&a%40b=2')).toBe('/a');
+    expect(redactedUrl('/a?4242424242424242=1')).toBe('/a');
+    expect(redactedUrl('/a?f47ac10b-58cc-4372-a567-0e02b2c3d479=1')).toBe('/a');
+    expect(redactedUrl('/a?abcdefghijklmnopqrstuvwx=1&abcdefghijklmnopqrstuvwxy=1')).toBe(
+      '/a?abcdefghijklmnopqrstuvwx=',
+    );
+  });
+
+  it('drops the fragment', () => {
+    expect(redactedUrl('http://localhost:3000/callback#access_token=abc&state=x')).toBe(
+      'http://localhost:3000/callback',
+    );
+    expect(redactedUrl('/a?x=1#y=2')).toBe('/a?x=');
+    expect(redactedUrl('/a#section')).toBe('/a');
+  });
+
+  it('leaves a URL with nothing to redact as it is, an @ in the path included', () => {
+    for (const url of ['/', '/examples/42', 'http://localhost:3000/users/@alice', 'examples/42', '']) {
+      expect(redactedUrl(url)).toBe(url);
+    }
+    expect(redactedUrl('https://host.example/@alice?tab=1')).toBe('https://host.example/@alice?tab=');
+  });
+
+  it('never throws on malformed input', () => {
+    const cases: [unknown, string][] = [
+      ['?', ''],
+      ['#', ''],
+      ['?=&&=x&', ''],
+      ['/%E0%A4%A?%zz=1', '/%E0%A4%A'],
+      ['http://[::1?x=1', 'http://[::1?x='],
+      ['http://@/', 'http:///'],
+      ['ftp://user:pw@files.example/a', 'ftp://files.example/a'],
+      ['not a url at all?secret value', 'not a url at all'],
+      [undefined, ''],
+      [null, ''],
+      [42, ''],
+    ];
+    for (const [input, expected] of cases) expect(redactedUrl(input as string)).toBe(expected);
+  });
+});
+
+describe('redactedUrlsIn: URLs inside free text', () => {
+  it('redacts each URL of a message Next writes, and nothing else', () => {
+    expect(
+      redactedUrlsIn(
+        'API resolved without sending a response for /api/x?email=alice@example.com, this may result in stalled requests.',
+      ),
+    ).toBe('API resolved without sending a response for /api/x?email= this may result in stalled requests.');
+    expect(redactedUrlsIn('GET http://user:password@localhost:3000/api/health')).toBe(
+      'GET http://localhost:3000/api/health',
+    );
+    expect(redactedUrlsIn(`from /a?${jwt} to "http://h/b#access_token=1"`)).toBe('from /a to "http://h/b"');
+  });
+
+  it('leaves text without ?, # or @ untouched, and file paths in a stack', () => {
+    expect(redactedUrlsIn('GET /examples/[id]')).toBe('GET /examples/[id]');
+    const frame = 'at f (/app/node_modules/@sentry/core/build/esm/index.js:1:2)';
+    expect(redactedUrlsIn(frame)).toBe(frame);
+    expect(redactedUrlsIn(undefined as unknown as string)).toBe('');
+  });
+});

@@ -1,0 +1,186 @@
+import type { Breadcrumb, Client, Event, ReplayEvent } from '@sentry/core';
+import type { ReplayFrameEvent } from '@sentry/nextjs';
+import { describe, expect, it } from 'vitest';
+import { redactedRecordingEvent } from '../../src/observability/replay';
+import { redactedBreadcrumb, urlRedaction, withoutPageQuery } from '../../src/observability/urlRedaction';
+
+const secrets = ['alice', 'bob', 'carol', 'hunter2', 'eyJhbGci', 'access_token', 'dave'];
+const process = (event: Event) => urlRedaction.processEvent!(event, {}, {} as Client) as Event;
+
+function expectNoSecret(value: unknown) {
+  const text = JSON.stringify(value);
+  for (const secret of secrets) expect(text).not.toContain(secret);
+}
+
+describe('urlRedaction: the URLs the SDK copies into events as they are', () => {
+  it('a server error: request URL with user-info, Referer, transaction name, Next request path', () => {
+    const event = process({
+      transaction: 'GET http://user:hunter2@localhost:3000/api/diagnostics/server-error',
+      request: {
+        url: 'http://user:hunter2@localhost:3000/api/diagnostics/server-error?email=alice%40example.com',
+        headers: { referer: 'http://localhost:3000/orders/7?email=bob%40example.com', 'x-request-id': 'r1' },
+      },
+      contexts: { nextjs: { request_path: '/diagnostics/ssr-error?email=carol%40example.com' } },
+    });
+    expectNoSecret(event);
+    expect(event.request).toEqual({
+      url: 'http://localhost:3000/api/diagnostics/server-error?email=',
+      headers: { referer: 'http://localhost:3000/orders/7?email=', 'x-request-id': 'r1' },
+    });
+    expect(event.transaction).toBe('GET http://localhost:3000/api/diagnostics/server-error');
+    expect(event.contexts?.nextjs).toEqual({ request_path: '/diagnostics/ssr-error?email=' });
+  });
+
+  it("a transaction: its attributes and its spans' names and attributes", () => {
+    const event = process({
+      type: 'transaction',
+      transaction: '/examples/[id]',
+      request: { url: 'http://localhost:3000/examples/42?eyJhbGciOiJIUzI1NiJ9#access_token=x', headers: {} },
+      contexts: {
+        trace: {
+          trace_id: 't',
+          span_id: 's',
+          data: {
+            'url.full': 'http://localhost:3000/examples/42#access_token=x',
+            'http.request.header.referer': ['http://localhost:3000/?q=dave'],
+          },
+        },
+      },
+      spans: [
+        {
+          span_id: 'a',
+          trace_id: 't',
+          start_timestamp: 0,
+          description: 'http://localhost:3000/examples/42?email=alice#access_token=x',
+          op: 'browser.request',
+          status: 'ok',
+          data: { 'url.full': 'http://localhost:3000/examples/42#access_token=x' },
+        },
+        {
+          span_id: 'b',
+          trace_id: 't',
+          start_timestamp: 0,
+          description: 'GET /api/search',
+          op: 'http.client',
+          status: 'ok',
+          data: { 'url.full': 'http://localhost:3000/api/search', 'url.fragment': 'access_token=x' },
+        },
+      ],
+    });
+    expectNoSecret(event);
+    expect(event.request?.url).toBe('http://localhost:3000/examples/42');
+    expect(event.contexts?.trace?.data).toEqual({
+      'url.full': 'http://localhost:3000/examples/42',
+      'http.request.header.referer': ['http://localhost:3000/?q='],
+    });
+    expect(event.spans?.map((span) => span.description)).toEqual([
+      'http://localhost:3000/examples/42?email=',
+      'GET /api/search',
+    ]);
+  });
+
+  it("a browser event: the page's address and its Referer, as the browser spells it", () => {
+    const event = process({
+      request: {
+        url: 'http://localhost:3000/examples/42?email=alice#access_token=x',
+        headers: { Referer: 'https://mail.example/inbox?q=bob', 'User-Agent': 'Chrome' },
+      },
+    });
+    expectNoSecret(event);
+    expect(event.request?.headers).toEqual({ Referer: 'https://mail.example/inbox?q=', 'User-Agent': 'Chrome' });
+  });
+
+  it('a replay event: the pages it saw', () => {
+    const replay = process({
+      type: 'replay_event',
+      urls: ['http://localhost:3000/examples/42?email=alice#access_token=x', '/examples/43?q=bob'],
+    } as ReplayEvent) as ReplayEvent;
+    expect(replay.urls).toEqual(['http://localhost:3000/examples/42?email=', '/examples/43?q=']);
+  });
+
+  it('leaves an event without URLs as it is', () => {
+    const event: Event = { message: 'boom', tags: { a: 'b' } };
+    expect(process(structuredClone(event))).toEqual(event);
+  });
+});
+
+describe('withoutPageQuery', () => {
+  it("keeps the SDK's attributes of a page load, not the query Next's instrumentation copies in", () => {
+    const options = withoutPageQuery({
+      name: '/examples/[id]',
+      attributes: {
+        'sentry.op': 'pageload',
+        'sentry.origin': 'auto.pageload.nextjs.pages_router_instrumentation',
+        'url.template': '/examples/[id]',
+        id: '42',
+        email: 'alice@example.com',
+        eyJhbGciOiJIUzI1NiJ9: '',
+      },
+    });
+    expect(options).toEqual({
+      name: '/examples/[id]',
+      attributes: {
+        'sentry.op': 'pageload',
+        'sentry.origin': 'auto.pageload.nextjs.pages_router_instrumentation',
+        'url.template': '/examples/[id]',
+      },
+    });
+  });
+});
+
+describe('redactedBreadcrumb', () => {
+  it('navigations, requests and console lines', () => {
+    const breadcrumbs: Breadcrumb[] = [
+      { category: 'navigation', data: { from: '/examples/42?email=alice', to: '/examples/43#access_token=x' } },
+      { category: 'fetch', data: { method: 'GET', url: '/api/search?q=bob', status_code: 200 } },
+      { category: 'http', data: { url: 'http://user:hunter2@api.example/v1' } },
+      {
+        category: 'console',
+        message: 'failed for /api/x?email=carol',
+        data: { arguments: ['failed for /api/x?email=carol', { n: 1 }], logger: 'console' },
+      },
+    ].map(redactedBreadcrumb);
+    expectNoSecret(breadcrumbs);
+    expect(breadcrumbs[0]?.data).toEqual({ from: '/examples/42?email=', to: '/examples/43' });
+    expect(breadcrumbs[1]?.data).toEqual({ method: 'GET', url: '/api/search?q=', status_code: 200 });
+    expect(breadcrumbs[3]?.data?.arguments).toEqual(['failed for /api/x?email=', { n: 1 }]);
+  });
+});
+
+describe('redactedRecordingEvent: what replay records of URLs itself', () => {
+  it('the spans of navigations, requests and resources, and its own breadcrumbs', () => {
+    const events = [
+      {
+        type: 5,
+        timestamp: 1,
+        data: {
+          tag: 'performanceSpan',
+          payload: {
+            op: 'navigation.push',
+            description: '/examples/43?email=alice#access_token=x',
+            startTimestamp: 1,
+            endTimestamp: 1,
+            data: { previous: '/examples/42?q=bob' },
+          },
+        },
+      },
+      {
+        type: 5,
+        timestamp: 1,
+        data: {
+          tag: 'breadcrumb',
+          payload: {
+            category: 'ui.slowClickDetected',
+            timestamp: 1,
+            data: { url: 'http://localhost:3000/examples/42?email=carol' },
+          },
+        },
+      },
+    ] as ReplayFrameEvent[];
+    expectNoSecret(events.map(redactedRecordingEvent));
+    expect(events[0]?.data.payload).toMatchObject({
+      description: '/examples/43?email=',
+      data: { previous: '/examples/42?q=' },
+    });
+  });
+});
