@@ -100,11 +100,9 @@ const refusedBodyLingerMs = 5000;
 function refuseBody(req, res, { status, message }) {
   const inbound = req.headers['x-request-id'];
   const requestId = inbound && safeRequestId.test(inbound) ? inbound : randomUUID();
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
-    'X-Request-Id': requestId,
-  });
+  // Set, not passed to writeHead: the access log and the request's transaction read it back.
+  res.setHeader('X-Request-Id', requestId);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
   res.end(JSON.stringify({ error: { status, message, requestId } }));
   // Node reads and drops the body nobody read, so that a client still sending it (nginx forwarding it) gets this answer
   // rather than a reset connection. A larger or endless body stays unread, as reading costs its size in garbage:

@@ -20,6 +20,7 @@ const cutOffWithinMs = 10_000;
 interface Answer {
   status: number;
   contentType: string;
+  requestId: string;
   body: string;
   /** From the start of the request to the end of the answer. */
   ms: number;
@@ -54,8 +55,13 @@ function sendBody(port: number, path: string, size: number, { keepSending = fals
       res.setEncoding('utf8');
       res.on('data', (text: string) => (body += text));
       res.on('end', () => {
-        const contentType = res.headers['content-type'] ?? '';
-        answer = { status: res.statusCode ?? 0, contentType, body, ms: Date.now() - started };
+        answer = {
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'] ?? '',
+          requestId: String(res.headers['x-request-id']),
+          body,
+          ms: Date.now() - started,
+        };
         if (keepSending) return;
         req.destroy();
         resolve(answer);
@@ -88,10 +94,12 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-/** The API's JSON error (src/server/api.ts sendJsonError). */
+/** The API's JSON error (src/server/api.ts sendJsonError), quoting the request id the answer carries. */
 function apiError(answer: Answer) {
   expect(answer.contentType).toBe('application/json; charset=utf-8');
-  return (JSON.parse(answer.body) as { error: { status: number; message: string; requestId: string } }).error;
+  const { error } = JSON.parse(answer.body) as { error: { status: number; message: string; requestId: string } };
+  expect(error.requestId).toBe(answer.requestId);
+  return error;
 }
 
 test.describe.configure({ mode: 'serial' });
