@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
+import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
 
@@ -63,6 +64,9 @@ function config(phase: string): NextConfig {
       // would do with the link: ours only rewrites malformed or disallowed requests, which no link of ours makes. The
       // default ('flexible') sends one extra data request per visible link through the proxy (docs/performance.md).
       proxyPrefetch: 'strict',
+      // Next buffers each request body for the proxy up to this size and silently cuts off the rest (10 MB by default).
+      // The server preload reads this value from the build and refuses larger bodies before they are read.
+      proxyClientMaxBodySize: maxRequestBodyBytes,
     },
     // Build-time flags of the Sentry SDK (Sentry's bundle-size options, which withSentryConfig sets for webpack only):
     // no debug logging code (it formats a message for every span even when nothing logs), and no replay support for

@@ -1,28 +1,42 @@
-// Preloaded into the production server (`node --import`, see scripts/start.mjs): the two things `next start` does not
-// do as the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and
-// image sources), and owns graceful shutdown. First of all it starts the server's logger, so that everything the process
-// prints, Next's own lines included, is one JSON line (src/observability/serverLog.mjs and redaction.mjs, copied beside
-// it by the build).
+// Preloaded into the production server (`node --import`, see scripts/start.mjs): the things `next start` does not do as
+// the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and image
+// sources) and bodies too large to hold in memory, and owns graceful shutdown. First of all it starts the server's
+// logger, so that everything the process prints, Next's own lines included, is one JSON line
+// (src/observability/serverLog.mjs and redaction.mjs, copied beside it by the build).
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { redactedUrl } from './redaction.mjs';
 import { parseSwitch, serverLogger } from './server-log.mjs';
 
-/** The release the build names (next.config.ts env APP_RELEASE), for the lines Next prints before the app starts. */
-function builtRelease() {
+const serverFiles = `${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`;
+
+/** The Next config the build resolved (next.config.ts), for the values the preload shares with the app. */
+function builtConfig() {
   try {
-    const serverFiles = readFileSync(`${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`, 'utf8');
-    return JSON.parse(serverFiles).config.env.APP_RELEASE;
+    return JSON.parse(readFileSync(serverFiles, 'utf8')).config;
   } catch {
     return undefined;
   }
 }
+const built = builtConfig();
 
 const log = serverLogger(process.env, {
-  release: builtRelease(),
+  // For the lines Next prints before the app starts.
+  release: built?.env?.APP_RELEASE,
   environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim(),
 });
+
+// Next holds a request's body in memory for the proxy, whole, before any route runs. Past its limit it drops the rest
+// and passes the route what it kept, and it answers nothing until the body has ended (docs/architecture.md, "Request
+// bodies"). So a larger body is refused here, unread. The limit is src/config/requestBody.ts, which the build gave
+// Next.
+const maxBodyBytes = built?.experimental?.proxyClientMaxBodySize;
+if (!Number.isSafeInteger(maxBodyBytes)) {
+  log.fatal(`Configuration error: no request body limit in ${serverFiles}: set NEXT_DIST_DIR to the build's folder.`);
+  process.exit(1);
+}
 
 let logRequests = false;
 try {
@@ -66,6 +80,45 @@ function refuse(res, status, text, headers = {}) {
   return true;
 }
 
+/** Why a body is refused before it is read, or undefined when Next may buffer it. */
+function bodyRefusal(headers) {
+  // Chunked: its size is known only once it has all arrived, and Next would buffer it first. RFC 9112 §6.3 allows 411.
+  if (headers['transfer-encoding'] !== undefined) {
+    return { status: 411, message: `Send the body with a Content-Length header; at most ${maxBodyBytes} bytes.` };
+  }
+  if (Number(headers['content-length'] ?? 0) > maxBodyBytes) {
+    return { status: 413, message: `The body is larger than ${maxBodyBytes} bytes, the most this server accepts.` };
+  }
+  return undefined;
+}
+
+/** The proxy's rule for an inbound X-Request-Id (src/server/routing.ts requestIdFor). */
+const safeRequestId = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
+const drainedBodyBytes = 1024 * 1024;
+/** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
+const refusedBodyLingerMs = 5000;
+
+/** The API routes' JSON error (src/server/api.ts): only API routes take bodies; pages answer GET and HEAD. */
+function refuseBody(req, res, { status, message }) {
+  const inbound = req.headers['x-request-id'];
+  const requestId = inbound && safeRequestId.test(inbound) ? inbound : randomUUID();
+  // Set, not passed to writeHead: the access log and the request's transaction read it back.
+  res.setHeader('X-Request-Id', requestId);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify({ error: { status, message, requestId } }));
+  // Node reads and drops the body nobody read, so that a client still sending it (nginx forwarding it) gets this answer
+  // rather than a reset connection. A larger or endless body stays unread, as reading costs its size in garbage:
+  // read(0) takes it over from Node, and TCP holds the client back. HTTP clients read the answer while they send.
+  if (Number(req.headers['content-length'] ?? Infinity) > drainedBodyBytes) req.read(0);
+  // Either way, a client still sending after the linger is cut off.
+  const { socket } = req;
+  const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
+  req.once('end', () => clearTimeout(cutOff));
+  return true;
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
   if (event === 'request') {
@@ -83,6 +136,8 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
     }
     if (target === undefined) return refuse(res, 400, 'Bad Request');
     req.url = target;
+    const refusal = bodyRefusal(req.headers);
+    if (refusal) return refuseBody(req, res, refusal);
     // Static assets and the image optimiser are read-only, but Next serves them to any method.
     if (isReadOnly(target) && req.method !== 'GET' && req.method !== 'HEAD') {
       return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });

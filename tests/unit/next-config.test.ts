@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
+import { maxRequestBodyBytes } from '../../src/config/requestBody';
 
 describe('next.config images (spec §9)', () => {
   const { images } = config(PHASE_PRODUCTION_SERVER);
@@ -92,5 +93,12 @@ describe('next.config page cache (issue 22)', () => {
     for (const phase of [PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER]) {
       expect(config(phase).cacheHandler).toMatch(/\/src\/server\/pageCache\.mjs$/);
     }
+  });
+});
+
+describe('next.config request bodies (issue 27)', () => {
+  // The server preload reads this value from the build and refuses larger bodies unread (scripts/server-lifecycle.mjs).
+  it('gives Next’s proxy buffer the app’s body limit, in bytes', () => {
+    expect(config(PHASE_PRODUCTION_BUILD).experimental?.proxyClientMaxBodySize).toBe(maxRequestBodyBytes);
   });
 });
