@@ -469,6 +469,6 @@ test.describe('a rolling deploy with the shared cache', () => {
     }
     // Two namespaces in Redis, one per build.
     const keys = (await redis.command('KEYS', '*')) as string[];
-    expect(new Set(keys.map((key) => key.split(':')[1]))).toEqual(new Set([oldBuild, nextBuild]));
+    expect(new Set(keys.map((key) => key.split(':')[2]))).toEqual(new Set([oldBuild, nextBuild]));
   });
 });
