@@ -20,6 +20,7 @@ const eslintConfig = [
       '.next-bench-logging/**',
       '.next-volume/**',
       '.next-bench-cache/**',
+      '.next-ab/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

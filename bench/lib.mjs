@@ -1,7 +1,9 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import { createClient } from '@redis/client';
 import { join } from 'node:path';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 
@@ -74,6 +76,74 @@ export async function answersHealth(origin, attempts) {
     await sleep(100);
   }
   return false;
+}
+
+/** Whether a loopback port is free now. */
+export function bindable(port) {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
+  });
+}
+
+/** The first free loopback port from `from` up; keep `from` below Linux's ephemeral ports (32768+), see FACTS. */
+export async function freeLoopbackPort(from) {
+  let port = from;
+  while (!(await bindable(port))) port++;
+  return port;
+}
+
+/** Debian's redis-server on a loopback port, empty and without persistence; resolves when it says it is ready. */
+export async function startRedisServer(port) {
+  const child = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  process.on('exit', () => child.kill('SIGKILL'));
+  await new Promise((done) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk) && out.includes('Ready to accept connections') && done());
+  });
+  return child;
+}
+
+/** One command on a connection of its own. */
+export async function redisCommand(url, ...args) {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    return await client.sendCommand(args);
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * A build's standalone server as `npm start` runs it (the preload included), from the directory `dir` that holds its
+ * server.js, on localhost; resolves once /api/health answers.
+ */
+export async function startStandalone(dir, port, env) {
+  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    cwd: dir,
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      PORT: String(port),
+      HOSTNAME: 'localhost',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+      ...env,
+    },
+  });
+  process.on('exit', () => server.kill('SIGKILL'));
+  const origin = `http://localhost:${port}`;
+  // Its own answer, polled on a port below the ephemeral range (no self-connect).
+  if (await answersHealth(origin, 300)) return { server, origin, stop: () => server.kill('SIGKILL') };
+  server.kill('SIGKILL');
+  throw new Error(`the server in ${dir} did not start on ${origin}`);
 }
 
 /** Resident memory of a process, in MB. */

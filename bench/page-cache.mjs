@@ -11,14 +11,22 @@
 //
 //   npm run bench:page-cache                        # builds .next-bench-cache when it has no build yet
 //   npm run bench:page-cache -- --dist .next-e2e --rounds 2 --seconds 8 --connections 20
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { createClient } from '@redis/client';
-import { answersHealth, cpuMs, load, option, sleep, startIngest } from './lib.mjs';
+import {
+  cpuMs,
+  freeLoopbackPort,
+  load,
+  option,
+  redisCommand as redisCommandOn,
+  sleep,
+  startIngest,
+  startRedisServer,
+  startStandalone,
+} from './lib.mjs';
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -43,40 +51,11 @@ if (!existsSync(`${dist}/standalone/server.js`)) {
 const cleanups = [];
 process.on('exit', () => cleanups.forEach((cleanup) => cleanup()));
 
-function bindable(port) {
-  return new Promise((done) => {
-    const server = createServer();
-    server.once('error', () => done(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
-  });
-}
-for (ports.redis = 26_000; !(await bindable(ports.redis)); ports.redis++);
+ports.redis = await freeLoopbackPort(26_000);
 const redisUrl = `redis://127.0.0.1:${ports.redis}`;
 
-/** Debian's redis-server on its port, empty; resolves when it says it is ready. */
-async function startRedis() {
-  const child = spawn(
-    '/usr/bin/redis-server',
-    ['--port', String(ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  cleanups.push(() => child.kill('SIGKILL'));
-  await new Promise((done) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk) && out.includes('Ready to accept connections') && done());
-  });
-  return child;
-}
-
-async function redisCommand(...args) {
-  const client = createClient({ url: redisUrl });
-  await client.connect();
-  try {
-    return await client.sendCommand(args);
-  } finally {
-    client.destroy();
-  }
-}
+const startRedis = () => startRedisServer(ports.redis);
+const redisCommand = (...args) => redisCommandOn(redisUrl, ...args);
 
 /** Commands Redis ran since start, all kinds together (INFO commandstats). */
 async function redisCommands() {
@@ -88,32 +67,19 @@ async function redisCommands() {
 async function startApp(port, { redis, noCacheSpans = false }) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cache-'));
   cpSync(`${dist}/standalone`, dir, { recursive: true });
-  const preload = noCacheSpans ? ['--import', resolve('bench/no-cache-spans.mjs')] : [];
-  const server = spawn('node', [...preload, '--import', './server-lifecycle.mjs', 'server.js'], {
-    cwd: dir,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      NEXT_DIST_DIR: dist,
-      NEXT_TELEMETRY_DISABLED: '1',
-      PORT: String(port),
-      HOSTNAME: 'localhost',
-      SENTRY_DSN: ingest.dsn,
-      SHUTDOWN_DRAIN_SECONDS: '0',
-      REVALIDATE_SECRET: secret,
-      ...(redis ? { REDIS_URL: redisUrl } : {}),
-    },
+  const app = await startStandalone(dir, port, {
+    NEXT_DIST_DIR: dist,
+    SENTRY_DSN: ingest.dsn,
+    REVALIDATE_SECRET: secret,
+    ...(noCacheSpans ? { NODE_OPTIONS: `--import ${resolve('bench/no-cache-spans.mjs')}` } : {}),
+    ...(redis ? { REDIS_URL: redisUrl } : {}),
   });
   const stop = () => {
-    server.kill('SIGKILL');
+    app.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   cleanups.push(stop);
-  const origin = `http://localhost:${port}`;
-  // Its own answer, polled on a port below the ephemeral range (no self-connect).
-  if (await answersHealth(origin, 300)) return { server, origin, stop };
-  throw new Error(`the server on ${origin} did not start`);
+  return { ...app, stop };
 }
 
 const generatedAt = async (origin) =>
