@@ -36,7 +36,8 @@ async function expectedQuery(page: Page) {
  * front's; its path and query stay as the build wrote them.
  */
 async function overHttps(run: (appOrigin: string) => Promise<void>): Promise<void> {
-  const ingest = await front(ingestOrigin);
+  // On the page's site (localhost), so that no cross-site cookie rule is what keeps a cookie out of a report.
+  const ingest = await front(ingestOrigin, { host: 'localhost' });
   const app = await front(appOrigin, {
     host: 'localhost',
     responseHeaders: (headers) => ({
@@ -60,7 +61,8 @@ test('a blocked resource reaches the security endpoint as a report-to report, wi
 }) => {
   await overHttps(async (origin) => {
     const violations = await recordCspViolations(page);
-    await page.context().addCookies([{ name: 'session', value: token, url: 'https://127.0.0.1/' }]);
+    // A cookie of the endpoint's site, which is the page's too: only the report's own rules can keep it out.
+    await page.context().addCookies([{ name: 'session', value: token, url: 'https://localhost/' }]);
     await page.goto(`${origin}/examples/new?csp=${token}#fragment`);
     const blocked = await loadBlockedImage(page, token);
     const { violation, item } = await ingest.waitForCspViolation((v) => v.blockedUrl.includes(token), { since });
@@ -82,9 +84,9 @@ test('a blocked resource reaches the security endpoint as a report-to report, wi
 
 test('a browser without report-to sends the same report through report-uri', async ({ page, ingest, since, token }) => {
   // A browser that ignores report-to (Firefox) uses report-uri: here, the app's policy without its report-to.
+  // Served from 127.0.0.1, the ingest's site: a credentialed request of the page's would carry the site's cookie there.
   const app = await front(appOrigin, {
     tls: false,
-    host: 'localhost',
     responseHeaders: (headers) => ({
       ...headers,
       'content-security-policy': String(headers['content-security-policy']).replace(/; report-to [^;]+/, ''),
@@ -99,6 +101,16 @@ test('a browser without report-to sends the same report through report-uri', asy
     expect(item.header).toMatchObject({ contentType: 'application/csp-report' });
     expect(item.query).toEqual(await expectedQuery(page));
     expect(item.header.requestHeaders).not.toContain('cookie');
+    // The control: the page's own credentialed request to the endpoint does carry the cookie.
+    await page.evaluate(
+      (url) =>
+        fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: '{}' })
+          // The endpoint's CORS answer (*) does not let the page read a credentialed response: the request went anyway.
+          .catch(() => undefined),
+      `${ingestOrigin}/api/1/security/?control=${token}`,
+    );
+    const control = await ingest.waitForItem('security', (_, i) => i.query?.control === token, { since });
+    expect(control.header.requestHeaders).toContain('cookie');
   } finally {
     await app.stop();
   }
