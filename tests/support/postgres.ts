@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './cluster';
 
-/** Where initdb and postgres are: POSTGRES_BIN_DIR, else Debian's newest /usr/lib/postgresql/<version>/bin. */
+/**
+ * Where initdb and postgres are: POSTGRES_BIN_DIR, else Debian's newest /usr/lib/postgresql/<version>/bin (Debian puts
+ * neither on PATH), else '' for whatever PATH finds.
+ */
 export function postgresBinDir(): string {
   if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
   const root = '/usr/lib/postgresql';
@@ -15,10 +18,7 @@ export function postgresBinDir(): string {
         .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  if (!versions[0]) {
-    throw new Error(`No Postgres under ${root}: apt-get install -y postgresql, or set POSTGRES_BIN_DIR.`);
-  }
-  return join(root, versions[0], 'bin');
+  return versions[0] ? join(root, versions[0], 'bin') : '';
 }
 
 /** Children still running when the test worker exits are killed with it. */
@@ -43,44 +43,55 @@ export async function startPostgres(): Promise<Postgres> {
   const bin = postgresBinDir();
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'postgres-'));
-  if (user) chownSync(dir, user.uid, user.gid);
-  chmodSync(dir, 0o700);
-  const data = join(dir, 'data');
-  const options = { cwd: dir, env: { ...process.env, LANG: 'C' }, ...user };
-  const init = spawnSync(
-    join(bin, 'initdb'),
-    ['-D', data, '-U', 'app', '--auth=trust', '--no-sync', '--encoding=UTF8', '--locale=C'],
-    { ...options, encoding: 'utf8' },
-  );
-  if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}${init.stderr}`);
-  const port = await freePort();
-  const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
-  const child = spawn(
-    join(bin, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])],
-    { ...options, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  child.on('exit', () => children.delete(child));
-  // Its own readiness line, not a connect loop (see freePort).
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('database system is ready to accept connections')) resolve();
+  let child: ChildProcess | undefined;
+  try {
+    if (user) chownSync(dir, user.uid, user.gid);
+    chmodSync(dir, 0o700);
+    const data = join(dir, 'data');
+    const options = { cwd: dir, env: { ...process.env, LANG: 'C' }, ...user };
+    const init = spawnSync(
+      join(bin, 'initdb'),
+      ['-D', data, '-U', 'app', '--auth=trust', '--no-sync', '--encoding=UTF8', '--locale=C'],
+      { ...options, encoding: 'utf8' },
+    );
+    if (init.error) {
+      throw new Error(`No initdb (${init.error.message}): apt-get install -y postgresql, or set POSTGRES_BIN_DIR.`);
+    }
+    if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}${init.stderr}`);
+    const port = await freePort();
+    const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+    const started = spawn(
+      join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])],
+      { ...options, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = started;
+    children.add(started);
+    const exited = new Promise<void>((resolve) => started.on('exit', () => resolve()));
+    started.on('exit', () => children.delete(started));
+    // Its own readiness line, not a connect loop (see freePort).
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('database system is ready to accept connections')) resolve();
+      };
+      started.stdout!.on('data', read);
+      started.stderr!.on('data', read);
+      started.on('exit', (code) => reject(new Error(`postgres exited (${code}) before it was ready:\n${output}`)));
+    });
+    return {
+      url: `postgres://app@127.0.0.1:${port}/postgres`,
+      async stop() {
+        // Fast shutdown: open connections are closed, nothing is written to disk.
+        if (started.exitCode === null && started.signalCode === null) started.kill('SIGINT');
+        await exited;
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`postgres exited (${code}) before it was ready:\n${output}`)));
-  });
-  return {
-    url: `postgres://app@127.0.0.1:${port}/postgres`,
-    async stop() {
-      // Fast shutdown: open connections are closed, nothing is written to disk.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  } catch (error) {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
