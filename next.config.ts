@@ -41,6 +41,7 @@ function config(phase: string): NextConfig {
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
   // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
   const distDir = process.env.NEXT_DIST_DIR || '.next';
+  const release = process.env.SENTRY_RELEASE?.trim() || buildId;
   return {
     distDir,
     output: 'standalone',
@@ -76,9 +77,10 @@ function config(phase: string): NextConfig {
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
     // APP_DIST_DIR: where the server finds this build's manifests, relative to the directory it runs in.
-    env: { APP_BUILD_ID: buildId, APP_RELEASE: process.env.SENTRY_RELEASE?.trim() || buildId, APP_DIST_DIR: distDir },
+    env: { APP_BUILD_ID: buildId, APP_RELEASE: release, APP_DIST_DIR: distDir },
     async headers() {
-      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
+      // CSP violation reports carry the browser's release: headers are fixed at build time, with the bundle.
+      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER, release });
       return [
         { source: '/:path*', headers: securityHeaders(security) },
         {

@@ -22,8 +22,8 @@ const steps = [
   // Two more builds for the deployment tests: a rolling deploy's next release, and the same commit built again.
   { name: 'build (next release)', cmd: ['node', 'scripts/build.mjs'], env: nextReleaseBuildEnv },
   { name: 'build (again)', cmd: ['node', 'scripts/build.mjs'], env: rebuildEnv },
-  // The guide's first page, added to a throwaway copy of the app and built (docs/build-your-product.md).
-  { name: 'build (first page)', cmd: ['node', 'tests/support/first-page.mjs'] },
+  // The guide's pages (its steps 1 and 4), added to a throwaway copy of the app and built (docs/build-your-product.md).
+  { name: 'build (guide pages)', cmd: ['node', 'tests/support/first-page.mjs'] },
   { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 

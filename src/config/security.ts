@@ -1,4 +1,5 @@
 // Security headers of every response, static assets included (next.config.ts `headers()`).
+import { reporting } from './spec';
 
 export interface SecurityInputs {
   /** The browser's DSN: its origin is the only other place the page may connect to. */
@@ -9,7 +10,12 @@ export interface SecurityInputs {
   hstsMaxAgeSeconds: number;
   /** `next dev`: React and Turbopack's dev runtime need inline scripts and eval, so scripts are relaxed there. */
   development: boolean;
+  /** Where browsers report CSP violations (securityReportUrl); none without a DSN, and none in development. */
+  violationReports: string | undefined;
 }
+
+/** The Reporting-Endpoints name the policy's report-to directive refers to. */
+export const violationReportGroup = 'csp-endpoint';
 
 const origin = (url: string | undefined) => {
   if (!url) return undefined;
@@ -21,6 +27,25 @@ const origin = (url: string | undefined) => {
 };
 
 /**
+ * Sentry's security endpoint of the DSN's project, which takes CSP violation reports in both formats browsers send
+ * (report-uri's application/csp-report, report-to's application/reports+json), tagged with the environment and
+ * release. Undefined when the DSN is not one.
+ */
+export function securityReportUrl(dsn: string, environment: string, release: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(dsn);
+  } catch {
+    return undefined;
+  }
+  const [, pathPrefix, projectId] = /^(.*)\/(\d+)$/.exec(url.pathname) ?? [];
+  if (!projectId || !url.username) return undefined;
+  const query = new URLSearchParams({ sentry_key: url.username, sentry_environment: environment });
+  if (release) query.set('sentry_release', release);
+  return `${url.origin}${pathPrefix}/api/${projectId}/security/?${query}`;
+}
+
+/**
  * The Content-Security-Policy, the same for every response, so static pages stay prerendered.
  *
  * Scripts may come only from the app's own origin: no inline script, no eval. That holds because the production
@@ -28,8 +53,15 @@ const origin = (url: string | undefined) => {
  * per-page bootstrap) and `__NEXT_DATA__` is JSON, which CSP does not govern. No nonce and no 'strict-dynamic': they
  * would need a per-request render of every page.
  */
-export function contentSecurityPolicy({ browserDsn, spotlight, development }: SecurityInputs): string {
+export function contentSecurityPolicy({
+  browserDsn,
+  spotlight,
+  development,
+  violationReports,
+}: SecurityInputs): string {
   const connect = ["'self'", origin(browserDsn), origin(spotlight)].filter(Boolean).join(' ');
+  // Both: report-to where the browser has the Reporting API (it then ignores report-uri), report-uri elsewhere.
+  const reports = violationReports ? [`report-uri ${violationReports}`, `report-to ${violationReportGroup}`] : [];
   return [
     "default-src 'self'",
     development ? "script-src 'self' 'unsafe-inline' 'unsafe-eval'" : "script-src 'self'",
@@ -42,6 +74,7 @@ export function contentSecurityPolicy({ browserDsn, spotlight, development }: Se
     "base-uri 'none'",
     "frame-ancestors 'none'",
     "form-action 'self'",
+    ...reports,
   ].join('; ');
 }
 
@@ -55,6 +88,9 @@ export function securityHeaders(inputs: SecurityInputs): { key: string; value: s
       value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
     },
     { key: 'X-Frame-Options', value: 'DENY' },
+    ...(inputs.violationReports
+      ? [{ key: 'Reporting-Endpoints', value: `${violationReportGroup}="${inputs.violationReports}"` }]
+      : []),
   ];
 }
 
@@ -65,9 +101,13 @@ export function hstsHeader({ hstsMaxAgeSeconds }: SecurityInputs) {
     : [];
 }
 
+/**
+ * `release`: the release the browser reports (APP_RELEASE in next.config.ts). In development violations go nowhere:
+ * Spotlight takes envelopes only, and the browser's console shows them.
+ */
 export function securityInputs(
   env: Record<string, string | undefined>,
-  { development = false }: { development?: boolean } = {},
+  { development = false, release }: { development?: boolean; release?: string } = {},
 ): SecurityInputs {
   const hsts = env.HSTS_MAX_AGE?.trim();
   const hstsMaxAgeSeconds = hsts === undefined || hsts === '' ? 31_536_000 : Number(hsts);
@@ -76,10 +116,13 @@ export function securityInputs(
       `HSTS_MAX_AGE must be a whole number of seconds, 0 to turn HSTS off (got ${JSON.stringify(hsts)}).`,
     );
   }
+  const browserDsn = env.NEXT_PUBLIC_SENTRY_DSN?.trim() || undefined;
+  const environment = env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() || reporting.defaultEnvironment;
   return {
-    browserDsn: env.NEXT_PUBLIC_SENTRY_DSN,
+    browserDsn,
     spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
     hstsMaxAgeSeconds,
     development,
+    violationReports: browserDsn && !development ? securityReportUrl(browserDsn, environment, release) : undefined,
   };
 }

@@ -63,6 +63,8 @@ function sharedOptions(env: ReportingEnv) {
     environment: env.environment,
     release: env.release,
     tracesSampleRate: reporting.tracesSampleRate,
+    // A W3C traceparent beside sentry-trace and baggage, so that a backend traced with OpenTelemetry joins the trace.
+    propagateTraceparent: true,
     // Whole transactions, sent when they finish: only then is a 404 known (span streaming decides at span start).
     traceLifecycle: 'static' as const,
     maxBreadcrumbs: reporting.maxBreadcrumbs,

@@ -5,6 +5,7 @@ import * as Sentry from '@sentry/nextjs';
 import { traceCacheCalls } from './cacheSpans';
 import { reportingOn, type ReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
+import { continueTraceparentTraces } from './traceparent';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
 import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
@@ -96,6 +97,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
     transportOptions: serverTransportOptions as Sentry.NodeOptions['transportOptions'],
   });
   traceNextSpans();
+  continueTraceparentTraces();
   setRequestLogFields(requestLogFields);
   traceCacheCalls();
   // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).

@@ -247,8 +247,12 @@ test('trace headers go to same-origin requests only', async ({ page }) => {
   }, ingestOrigin);
   expect(sent.get('/api/health')?.['sentry-trace']).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
   expect(sent.get('/api/health')?.['baggage']).toContain('sentry-environment=production');
+  // W3C Trace Context beside them, naming the same trace and span (issue 29).
+  const [traceId, spanId] = sent.get('/api/health')!['sentry-trace']!.split('-');
+  expect(sent.get('/api/health')?.['traceparent']).toMatch(new RegExp(`^00-${traceId}-${spanId}-0[01]$`));
   expect(sent.get('/__ingest/health')?.['sentry-trace']).toBeUndefined();
   expect(sent.get('/__ingest/health')?.['baggage']).toBeUndefined();
+  expect(sent.get('/__ingest/health')?.['traceparent']).toBeUndefined();
 });
 
 /** The replay an error event names: in its replay context, or in the tag older SDKs set. */

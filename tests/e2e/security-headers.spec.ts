@@ -26,6 +26,9 @@ function inlineScripts(html: string): string[] {
 }
 
 test('every kind of response carries the security headers and no X-Powered-By', async ({ page, request }) => {
+  const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
+  // Sentry's security endpoint of the build's browser DSN, with its environment and release (csp-reports.spec.ts).
+  const violationReports = `${ingestOrigin}/api/1/security/?sentry_key=public&sentry_environment=production&sentry_release=${buildId}`;
   await page.goto('/');
   const asset = await page.evaluate(
     () => document.querySelector<HTMLScriptElement>('script[src^="/_next/static/"]')!.src,
@@ -58,6 +61,9 @@ test('every kind of response carries the security headers and no X-Powered-By', 
     expect(policy.get('object-src'), path).toBe("'none'");
     expect(policy.get('base-uri'), path).toBe("'none'");
     expect(policy.get('frame-ancestors'), path).toBe("'none'");
+    expect(policy.get('report-uri'), path).toBe(violationReports);
+    expect(policy.get('report-to'), path).toBe('csp-endpoint');
+    expect(headers['reporting-endpoints'], path).toBe(`csp-endpoint="${violationReports}"`);
     expect(csp, path).not.toContain('unsafe-eval');
     // The one 'unsafe-inline' is for styles (the pages' style attributes); no script directive has it.
     for (const [name, values] of policy) {

@@ -1,7 +1,9 @@
-// The first step of docs/build-your-product.md, done as a newcomer would: a throwaway copy of the app, the guide's
-// new files written into it from the guide's own code blocks, and `npm run build`'s production build of it.
-// tests/e2e/first-page.spec.ts serves the build and checks that the new pages are served, traced and reported, so
-// the guide cannot go stale. Run by `npm test` before the end-to-end tests.
+// The steps of docs/build-your-product.md that add code, done as a newcomer would: a throwaway copy of the app, the
+// guide's new files written into it from the guide's own code blocks, and `npm run build`'s production build of it.
+// tests/e2e/first-page.spec.ts serves the build and checks that step 1's pages are served, traced and reported, and
+// tests/e2e/product-tracing.spec.ts that step 4's calls to a backend and to Postgres are traced, so the guide cannot go
+// stale. Run by `npm test` before the end-to-end tests. The copy uses the project's node_modules (`pg` is a
+// devDependency for step 4).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

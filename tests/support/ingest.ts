@@ -12,6 +12,43 @@ export interface IngestItem<P = Record<string, unknown>> {
   /** Parsed JSON payload; absent for binary items (then `binary` holds base64). */
   payload: P;
   binary?: string;
+  /** Security reports only: the endpoint's query (sentry_key, sentry_environment, sentry_release). */
+  query?: Record<string, string>;
+}
+
+/** A CSP violation report as a browser sent it to the security endpoint, in either of the two formats. */
+export interface CspViolation {
+  /** report-uri's `application/csp-report`, or report-to's `application/reports+json`. */
+  format: 'report-uri' | 'report-to';
+  documentUrl: string;
+  blockedUrl: string;
+  effectiveDirective: string;
+  /** Every field of the report's body, named as the browser named it. */
+  fields: Record<string, unknown>;
+}
+
+/** The violation a security item reports, whichever format carried it. */
+export function cspViolation(item: IngestItem): CspViolation | undefined {
+  const payload = item.payload as Record<string, Record<string, unknown> | undefined>;
+  const classic = payload['csp-report'];
+  if (classic) {
+    return {
+      format: 'report-uri',
+      documentUrl: String(classic['document-uri'] ?? ''),
+      blockedUrl: String(classic['blocked-uri'] ?? ''),
+      effectiveDirective: String(classic['effective-directive'] ?? classic['violated-directive'] ?? ''),
+      fields: classic,
+    };
+  }
+  const body = payload.body;
+  if (item.payload.type !== 'csp-violation' || !body) return undefined;
+  return {
+    format: 'report-to',
+    documentUrl: String(body.documentURL ?? ''),
+    blockedUrl: String(body.blockedURL ?? ''),
+    effectiveDirective: String(body.effectiveDirective ?? ''),
+    fields: body,
+  };
 }
 
 export interface IngestRequest {
@@ -92,6 +129,22 @@ export class IngestClient {
     return (await this.waitForItem<Event>('replay_event', predicate, options)).payload;
   }
 
+  /** Waits for a CSP violation report at the security endpoint. */
+  async waitForCspViolation(
+    predicate: (violation: CspViolation, item: IngestItem) => boolean,
+    options?: { since?: number; timeoutMs?: number },
+  ): Promise<{ violation: CspViolation; item: IngestItem }> {
+    const item = await this.waitForItem(
+      'security',
+      (_p, i) => {
+        const violation = cspViolation(i);
+        return violation !== undefined && predicate(violation, i);
+      },
+      options,
+    );
+    return { violation: cspViolation(item)!, item };
+  }
+
   /** Resolves when nothing matching arrives within `withinMs`; rejects with the item that did. */
   async expectNone<P = Record<string, unknown>>(
     type: string,
@@ -112,5 +165,9 @@ function describe(item: IngestItem<unknown>): string {
   const payload = (item.payload ?? {}) as Event;
   if (item.type === 'event') return `event "${thrownException(payload)}"`;
   if (item.type === 'transaction') return `transaction "${payload.transaction ?? ''}"`;
+  if (item.type === 'security') {
+    const violation = cspViolation(item as IngestItem);
+    return `security ${violation?.format} "${violation?.effectiveDirective} ${violation?.blockedUrl} on ${violation?.documentUrl}"`;
+  }
   return item.type;
 }

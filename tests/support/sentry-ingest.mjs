@@ -130,6 +130,42 @@ async function handleEnvelope(req, res, projectId) {
   sendJson(res, 200, {});
 }
 
+const securityPath = /^\/api\/(\d+)\/security\/?$/;
+
+/**
+ * CSP violation reports, as Sentry's security endpoint takes them: report-uri's `application/csp-report` (one report,
+ * `{"csp-report": {...}}`) and report-to's `application/reports+json` (an array of reports). One item per report, with
+ * the query (sentry_key, sentry_environment, sentry_release) and the content type.
+ */
+async function handleSecurityReport(req, res, projectId, url) {
+  keep(requests, { seq: ++seq, method: req.method, path: req.url, mode: 'accept', receivedAt: Date.now() });
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  let body;
+  try {
+    body = JSON.parse(decode(await readBody(req), req.headers['content-encoding']).toString('utf8'));
+  } catch (error) {
+    return sendJson(res, 400, { detail: `not a JSON report: ${error.message}` });
+  }
+  const reports = contentType === 'application/reports+json' && Array.isArray(body) ? body : [body];
+  const query = Object.fromEntries(url.searchParams);
+  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
+  for (const report of reports) {
+    keep(items, {
+      seq: ++seq,
+      type: 'security',
+      projectId,
+      // The names of the request's headers: a cookie reaching the endpoint would show here.
+      header: { contentType, requestHeaders: Object.keys(req.headers).sort() },
+      envelopeHeader: {},
+      query,
+      from,
+      receivedAt: Date.now(),
+      payload: report,
+    });
+  }
+  sendJson(res, 200, {});
+}
+
 async function handleControl(req, res, url) {
   const since = Number(url.searchParams.get('since') ?? 0);
   switch (`${req.method} ${url.pathname}`) {
@@ -172,12 +208,15 @@ const server = http.createServer((req, res) => {
     return res.end();
   }
   const envelope = envelopePath.exec(url.pathname);
+  const security = securityPath.exec(url.pathname);
   const work =
     envelope && req.method === 'POST'
       ? handleEnvelope(req, res, envelope[1])
-      : url.pathname.startsWith('/__ingest/')
-        ? handleControl(req, res, url)
-        : Promise.resolve(sendJson(res, 404, { detail: 'not an ingest path' }));
+      : security && req.method === 'POST'
+        ? handleSecurityReport(req, res, security[1], url)
+        : url.pathname.startsWith('/__ingest/')
+          ? handleControl(req, res, url)
+          : Promise.resolve(sendJson(res, 404, { detail: 'not an ingest path' }));
   work.catch((error) => {
     if (!res.headersSent) sendJson(res, 500, { detail: String(error) });
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, hstsHeader, securityInputs } from '../../src/config/security';
+import {
+  contentSecurityPolicy,
+  hstsHeader,
+  securityHeaders,
+  securityInputs,
+  securityReportUrl,
+} from '../../src/config/security';
 
 describe('security headers', () => {
   it('lets the page connect only to itself, the DSN origin and Spotlight', () => {
@@ -25,6 +31,8 @@ describe('security headers', () => {
       "base-uri 'none'",
       "frame-ancestors 'none'",
       "form-action 'self'",
+      'report-uri https://o1.ingest.example/api/42/security/?sentry_key=key&sentry_environment=production',
+      'report-to csp-endpoint',
     ]);
   });
 
@@ -34,6 +42,39 @@ describe('security headers', () => {
     expect(development).toBe(
       production.replace("script-src 'self'", "script-src 'self' 'unsafe-inline' 'unsafe-eval'"),
     );
+  });
+
+  it("reports violations to the security endpoint of the browser's DSN, with its environment and release", () => {
+    const inputs = securityInputs(
+      { NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'staging' },
+      { release: 'v1.2.3+build 7' },
+    );
+    const endpoint =
+      'https://o1.ingest.example/api/42/security/?sentry_key=key&sentry_environment=staging&sentry_release=v1.2.3%2Bbuild+7';
+    expect(inputs.violationReports).toBe(endpoint);
+    const headers = new Map(securityHeaders(inputs).map(({ key, value }) => [key, value]));
+    expect(headers.get('Content-Security-Policy')).toContain(`; report-uri ${endpoint}; report-to csp-endpoint`);
+    expect(headers.get('Reporting-Endpoints')).toBe(`csp-endpoint="${endpoint}"`);
+  });
+
+  it('keeps a self-hosted DSN’s path, and drops what a header cannot carry', () => {
+    expect(securityReportUrl('http://key@sentry.internal:9000/sentry/7', 'production', 'a;b,c"d')).toBe(
+      'http://sentry.internal:9000/sentry/api/7/security/?sentry_key=key&sentry_environment=production&sentry_release=a%3Bb%2Cc%22d',
+    );
+    expect(securityReportUrl('not a DSN', 'production', 'r')).toBeUndefined();
+    expect(securityReportUrl('https://o1.ingest.example/42', 'production', 'r')).toBeUndefined();
+  });
+
+  it('sends no report anywhere without a DSN, nor in development (Spotlight takes no CSP reports)', () => {
+    const dsn = { NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42' };
+    for (const inputs of [
+      securityInputs({}, { release: 'r' }),
+      securityInputs({ ...dsn, NEXT_PUBLIC_SENTRY_SPOTLIGHT: 'http://localhost:8969/stream' }, { development: true }),
+    ]) {
+      expect(inputs.violationReports).toBeUndefined();
+      expect(contentSecurityPolicy(inputs)).not.toMatch(/report-/);
+      expect(securityHeaders(inputs).map(({ key }) => key)).not.toContain('Reporting-Endpoints');
+    }
   });
 
   it('sends HSTS for a year by default, never when HSTS_MAX_AGE=0', () => {

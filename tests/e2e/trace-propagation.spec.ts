@@ -1,0 +1,60 @@
+import type { Event } from '@sentry/core';
+import { expect, installedIntegrations, test } from './fixtures';
+
+// Issue 29: a W3C traceparent goes beside sentry-trace and baggage, so that a service traced with OpenTelemetry joins
+// the trace; and a request that arrives with only a traceparent continues its trace (src/observability/traceparent.ts).
+// The server's own outgoing calls, checked at a real backend: tests/e2e/product-tracing.spec.ts.
+
+const traceOf = (t: Event) => t.contexts?.trace ?? {};
+const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;
+const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+const callerSpanId = '00f067aa0ba902b7';
+
+test("the browser's same-origin requests carry traceparent, sentry-trace and baggage of one trace", async ({
+  page,
+  ingest,
+  since,
+}) => {
+  await page.goto('/');
+  await installedIntegrations(page, ['BrowserTracing'], 'BrowserTracing');
+  const [data] = await Promise.all([
+    page.waitForRequest((r) => /\/_next\/data\/[^/]+\/examples\/7\.json/.test(r.url())),
+    page.evaluate(() =>
+      (window as unknown as { next: { router: { push(url: string): void } } }).next.router.push('/examples/7'),
+    ),
+  ]);
+  const headers = await data.allHeaders();
+  const [traceId, spanId, sampled] = headers['sentry-trace']!.split('-');
+  expect(headers.traceparent).toBe(`00-${traceId}-${spanId}-${sampled === '1' ? '01' : '00'}`);
+  expect(headers.baggage).toContain(`sentry-trace_id=${traceId}`);
+  // The server's transaction for that request continues the browser's trace under the request's span.
+  const server = await ingest.waitForTransaction(ofRequest((await data.response())?.headers()['x-request-id']), {
+    since,
+  });
+  expect(traceOf(server)).toMatchObject({ trace_id: traceId, parent_span_id: spanId });
+});
+
+test("a request with only a traceparent continues the caller's trace", async ({ request, ingest, since }) => {
+  const response = await request.get('/examples/7', {
+    headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01` },
+  });
+  const transaction = await ingest.waitForTransaction(ofRequest(response.headers()['x-request-id']), { since });
+  expect(transaction.transaction).toBe('GET /examples/[id]');
+  expect(traceOf(transaction)).toMatchObject({
+    op: 'http.server',
+    trace_id: callerTraceId,
+    parent_span_id: callerSpanId,
+  });
+});
+
+test('a request with sentry-trace and traceparent continues the sentry-trace', async ({ request, ingest, since }) => {
+  const sentryTraceId = '0af7651916cd43dd8448eb211c80319c';
+  const response = await request.get('/examples/7', {
+    headers: {
+      'sentry-trace': `${sentryTraceId}-b7ad6b7169203331-1`,
+      traceparent: `00-${callerTraceId}-${callerSpanId}-01`,
+    },
+  });
+  const transaction = await ingest.waitForTransaction(ofRequest(response.headers()['x-request-id']), { since });
+  expect(traceOf(transaction)).toMatchObject({ trace_id: sentryTraceId, parent_span_id: 'b7ad6b7169203331' });
+});
