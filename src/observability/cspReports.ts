@@ -2,7 +2,6 @@
 // Sentry: a report carries the page's URL with its query, its referrer and the blocked URL, and a browser cannot be
 // told to leave them out. The route checks what arrived, redacts it unless personal data is on, and forwards it to the
 // security endpoint of the server's DSN, at a bounded rate.
-import { suppressTracing } from '@sentry/nextjs';
 import type { Logger } from 'pino';
 import type { ReportingEnv } from './env';
 import { redactedUrl } from './redaction.mjs';
@@ -181,15 +180,12 @@ export function countedWarning(warn: (count: number, last: string) => void, inte
 
 /** Sends one body to the endpoint: the browser's user agent, and nothing of the request (no cookie, no client IP). */
 async function post(endpoint: string, format: CspReportFormat, body: string, userAgent: string | undefined) {
-  // Reporting, not the app's work: no span, no breadcrumb, no trace headers, as for the SDK's own envelopes.
-  const response = await suppressTracing(() =>
-    fetch(endpoint, {
-      method: 'POST',
-      headers: { 'Content-Type': format, ...(userAgent ? { 'User-Agent': userAgent } : {}) },
-      body,
-      signal: AbortSignal.timeout(forwardTimeoutMs),
-    }),
-  );
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': format, ...(userAgent ? { 'User-Agent': userAgent } : {}) },
+    body,
+    signal: AbortSignal.timeout(forwardTimeoutMs),
+  });
   await response.body?.cancel();
   if (!response.ok) throw new Error(`Sentry answered ${response.status}`);
 }

@@ -57,7 +57,7 @@ function expectNothingPersonal(item: IngestItem, secret: string, sentToApp: Inco
   expect(JSON.stringify(item)).not.toContain(secret);
   expect(sentToApp).toHaveLength(1);
   expect(item.from.userAgent).toBe(sentToApp[0]!['user-agent']);
-  for (const header of ['cookie', 'x-forwarded-for', 'forwarded', 'x-real-ip']) {
+  for (const header of ['cookie', 'referer', 'origin', 'x-forwarded-for', 'forwarded', 'x-real-ip']) {
     expect(item.header.requestHeaders).not.toContain(header);
   }
 }
