@@ -79,8 +79,7 @@ function config(phase: string): NextConfig {
     // APP_DIST_DIR: where the server finds this build's manifests, relative to the directory it runs in.
     env: { APP_BUILD_ID: buildId, APP_RELEASE: release, APP_DIST_DIR: distDir },
     async headers() {
-      // CSP violation reports carry the browser's release: headers are fixed at build time, with the bundle.
-      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER, release });
+      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
       return [
         { source: '/:path*', headers: securityHeaders(security) },
         {

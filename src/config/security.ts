@@ -1,5 +1,4 @@
 // Security headers of every response, static assets included (next.config.ts `headers()`).
-import { reporting } from './spec';
 
 export interface SecurityInputs {
   /** The browser's DSN: its origin is the only other place the page may connect to. */
@@ -10,12 +9,18 @@ export interface SecurityInputs {
   hstsMaxAgeSeconds: number;
   /** `next dev`: React and Turbopack's dev runtime need inline scripts and eval, so scripts are relaxed there. */
   development: boolean;
-  /** Where browsers report CSP violations (securityReportUrl); none without a DSN, and none in development. */
+  /** Where browsers report CSP violations (cspReportPath); none without a DSN, and none in development. */
   violationReports: string | undefined;
 }
 
 /** The Reporting-Endpoints name the policy's report-to directive refers to. */
 export const violationReportGroup = 'csp-endpoint';
+
+/**
+ * The app's own route that takes violation reports and forwards them to Sentry redacted (src/pages/api/csp-report.ts):
+ * a report holds the page's URL with its query, which the browser cannot be told to leave out.
+ */
+export const cspReportPath = '/api/csp-report';
 
 const origin = (url: string | undefined) => {
   if (!url) return undefined;
@@ -25,25 +30,6 @@ const origin = (url: string | undefined) => {
     return undefined;
   }
 };
-
-/**
- * Sentry's security endpoint of the DSN's project, which takes CSP violation reports in both formats browsers send
- * (report-uri's application/csp-report, report-to's application/reports+json), tagged with the environment and
- * release. Undefined when the DSN is not one.
- */
-export function securityReportUrl(dsn: string, environment: string, release: string | undefined): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(dsn);
-  } catch {
-    return undefined;
-  }
-  const [, pathPrefix, projectId] = /^(.*)\/(\d+)$/.exec(url.pathname) ?? [];
-  if (!projectId || !url.username) return undefined;
-  const query = new URLSearchParams({ sentry_key: url.username, sentry_environment: environment });
-  if (release) query.set('sentry_release', release);
-  return `${url.origin}${pathPrefix}/api/${projectId}/security/?${query}`;
-}
 
 /**
  * The Content-Security-Policy, the same for every response, so static pages stay prerendered.
@@ -102,12 +88,12 @@ export function hstsHeader({ hstsMaxAgeSeconds }: SecurityInputs) {
 }
 
 /**
- * `release`: the release the browser reports (APP_RELEASE in next.config.ts). In development violations go nowhere:
- * Spotlight takes envelopes only, and the browser's console shows them.
+ * Reports only with a browser DSN, as the browser's own reporting. In development violations go nowhere: Spotlight
+ * takes envelopes only, and the browser's console shows them.
  */
 export function securityInputs(
   env: Record<string, string | undefined>,
-  { development = false, release }: { development?: boolean; release?: string } = {},
+  { development = false }: { development?: boolean } = {},
 ): SecurityInputs {
   const hsts = env.HSTS_MAX_AGE?.trim();
   const hstsMaxAgeSeconds = hsts === undefined || hsts === '' ? 31_536_000 : Number(hsts);
@@ -117,12 +103,11 @@ export function securityInputs(
     );
   }
   const browserDsn = env.NEXT_PUBLIC_SENTRY_DSN?.trim() || undefined;
-  const environment = env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() || reporting.defaultEnvironment;
   return {
     browserDsn,
     spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
     hstsMaxAgeSeconds,
     development,
-    violationReports: browserDsn && !development ? securityReportUrl(browserDsn, environment, release) : undefined,
+    violationReports: browserDsn && !development ? cspReportPath : undefined,
   };
 }

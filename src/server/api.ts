@@ -16,6 +16,18 @@ export function sendJson(res: NextApiResponse, status: number, body: unknown): v
   res.end(JSON.stringify(body));
 }
 
+/** The body as UTF-8 text, or undefined as soon as it grows past `maxBytes` (the rest is left unread). */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function sendJsonError(req: NextApiRequest, res: NextApiResponse, status: number, message: string): void {
   sendJson(res, status, { error: { status, message, requestId: requestIdOf(req) } });
 }

@@ -1,8 +1,9 @@
 // A proxy in front of a local plain-HTTP server, HTTPS by default, as a TLS-terminating proxy stands in front of the app
 // in production. Chromium uses a Content-Security-Policy's report-to only from an https page to an https endpoint (it
-// ignores Reporting-Endpoints otherwise), so the tests that prove report-to need TLS in front of the app and the ingest.
-// It can change a response's headers on the way back, as Playwright's page.route cannot without intercepting every
-// request of the page (Chromium then sends no report-uri report).
+// ignores Reporting-Endpoints otherwise), so the tests that prove report-to need TLS in front of the app, whose own
+// route takes the reports. It can change a response's headers on the way back, and show a test what the browser sent,
+// as Playwright's page.route cannot without intercepting every request of the page (Chromium then sends no report-uri
+// report).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
@@ -42,7 +43,8 @@ export interface Front {
 
 /**
  * A server on a free loopback port that forwards every request to `target` (an http origin) and answers with its
- * response; `responseHeaders` may change the response's headers on the way back. `tls: false` serves plain HTTP.
+ * response; `responseHeaders` may change the response's headers on the way back, `onRequest` sees each request as the
+ * browser sent it. `tls: false` serves plain HTTP.
  */
 export async function front(
   target: string,
@@ -50,14 +52,17 @@ export async function front(
     tls = true,
     host = '127.0.0.1',
     responseHeaders = (headers) => headers,
+    onRequest = () => {},
   }: {
     tls?: boolean;
     host?: string;
     responseHeaders?: (headers: IncomingHttpHeaders) => IncomingHttpHeaders;
+    onRequest?: (request: http.IncomingMessage) => void;
   } = {},
 ): Promise<Front> {
   const port = await freePort();
   const forward: http.RequestListener = (request, response) => {
+    onRequest(request);
     const upstream = http.request(
       new URL(request.url ?? '/', target),
       { method: request.method, headers: { ...request.headers, 'x-forwarded-proto': tls ? 'https' : 'http' } },

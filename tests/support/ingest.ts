@@ -16,14 +16,14 @@ export interface IngestItem<P = Record<string, unknown>> {
   query?: Record<string, string>;
 }
 
-/** A CSP violation report as a browser sent it to the security endpoint, in either of the two formats. */
+/** A CSP violation report as it reached the security endpoint (forwarded by the app), in either of the two formats. */
 export interface CspViolation {
   /** report-uri's `application/csp-report`, or report-to's `application/reports+json`. */
   format: 'report-uri' | 'report-to';
   documentUrl: string;
   blockedUrl: string;
   effectiveDirective: string;
-  /** Every field of the report's body, named as the browser named it. */
+  /** Every field of the report's body that arrived, named as the browser named it. */
   fields: Record<string, unknown>;
 }
 

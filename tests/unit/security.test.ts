@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contentSecurityPolicy,
-  hstsHeader,
-  securityHeaders,
-  securityInputs,
-  securityReportUrl,
-} from '../../src/config/security';
+import { contentSecurityPolicy, hstsHeader, securityHeaders, securityInputs } from '../../src/config/security';
 
 describe('security headers', () => {
   it('lets the page connect only to itself, the DSN origin and Spotlight', () => {
@@ -31,7 +25,7 @@ describe('security headers', () => {
       "base-uri 'none'",
       "frame-ancestors 'none'",
       "form-action 'self'",
-      'report-uri https://o1.ingest.example/api/42/security/?sentry_key=key&sentry_environment=production',
+      'report-uri /api/csp-report',
       'report-to csp-endpoint',
     ]);
   });
@@ -44,31 +38,20 @@ describe('security headers', () => {
     );
   });
 
-  it("reports violations to the security endpoint of the browser's DSN, with its environment and release", () => {
-    const inputs = securityInputs(
-      { NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'staging' },
-      { release: 'v1.2.3+build 7' },
-    );
-    const endpoint =
-      'https://o1.ingest.example/api/42/security/?sentry_key=key&sentry_environment=staging&sentry_release=v1.2.3%2Bbuild+7';
-    expect(inputs.violationReports).toBe(endpoint);
+  it("reports violations to the app's own /api/csp-report, which redacts them, not to Sentry's endpoint", () => {
+    const inputs = securityInputs({ NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42' });
+    expect(inputs.violationReports).toBe('/api/csp-report');
     const headers = new Map(securityHeaders(inputs).map(({ key, value }) => [key, value]));
-    expect(headers.get('Content-Security-Policy')).toContain(`; report-uri ${endpoint}; report-to csp-endpoint`);
-    expect(headers.get('Reporting-Endpoints')).toBe(`csp-endpoint="${endpoint}"`);
-  });
-
-  it('keeps a self-hosted DSN’s path, and drops what a header cannot carry', () => {
-    expect(securityReportUrl('http://key@sentry.internal:9000/sentry/7', 'production', 'a;b,c"d')).toBe(
-      'http://sentry.internal:9000/sentry/api/7/security/?sentry_key=key&sentry_environment=production&sentry_release=a%3Bb%2Cc%22d',
-    );
-    expect(securityReportUrl('not a DSN', 'production', 'r')).toBeUndefined();
-    expect(securityReportUrl('https://o1.ingest.example/42', 'production', 'r')).toBeUndefined();
+    expect(headers.get('Content-Security-Policy')).toContain('; report-uri /api/csp-report; report-to csp-endpoint');
+    expect(headers.get('Reporting-Endpoints')).toBe('csp-endpoint="/api/csp-report"');
+    // The reports need nothing of connect-src: it stays the page's own origin and the DSN's, for the SDK.
+    expect(headers.get('Content-Security-Policy')).toContain("connect-src 'self' https://o1.ingest.example;");
   });
 
   it('sends no report anywhere without a DSN, nor in development (Spotlight takes no CSP reports)', () => {
     const dsn = { NEXT_PUBLIC_SENTRY_DSN: 'https://key@o1.ingest.example/42' };
     for (const inputs of [
-      securityInputs({}, { release: 'r' }),
+      securityInputs({}),
       securityInputs({ ...dsn, NEXT_PUBLIC_SENTRY_SPOTLIGHT: 'http://localhost:8969/stream' }, { development: true }),
     ]) {
       expect(inputs.violationReports).toBeUndefined();

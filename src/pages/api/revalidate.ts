@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NextApiHandler } from 'next';
 import { serverEnv } from '../../config/env';
-import { apiRoute, sendJson, sendJsonError } from '../../server/api';
+import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
 import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
 import {
   bearerMatches,
@@ -35,17 +35,6 @@ function pagesOfBuild(): CachedPages | undefined {
 /** Seconds a caller should wait before trying a revalidation again that did not reach every instance. */
 const retryAfterSeconds = 5;
 
-async function readBody(req: Parameters<NextApiHandler>[0]): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBodyBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 const revalidate = apiRoute(['POST'], async (req, res) => {
   res.setHeader('Cache-Control', 'no-store');
   const secret = serverEnv().revalidateSecret!;
@@ -53,7 +42,7 @@ const revalidate = apiRoute(['POST'], async (req, res) => {
     res.setHeader('WWW-Authenticate', 'Bearer');
     return sendJsonError(req, res, 401, 'Send the secret REVALIDATE_SECRET as Authorization: Bearer <secret>.');
   }
-  const body = await readBody(req);
+  const body = await readBody(req, maxBodyBytes);
   if (body === undefined) return sendJsonError(req, res, 413, `The body is larger than ${maxBodyBytes} bytes.`);
   const pages = pagesOfBuild();
   if (!pages) {
