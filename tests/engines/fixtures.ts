@@ -28,14 +28,29 @@ export const test = base.extend<
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  site: async ({}, use) => {
+  site: async ({}, use, testInfo) => {
     const site = await startSiteProxy(appOrigin);
     await use(site);
     await site.close();
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const requests = site.requests.map(
+        (r) => `${r.at} ${r.outcome} ${r.destination} ${r.method} ${r.path} from ${r.referrer || '-'}`,
+      );
+      await testInfo.attach('requests through the proxy', { body: requests.join('\n'), contentType: 'text/plain' });
+    }
   },
-  tab: async ({ browserOfEngine, site }, use) => {
+  tab: async ({ browserOfEngine, site }, use, testInfo) => {
     const tab = await browserOfEngine.newTab();
     await use(tab);
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const state = await tab
+        .evaluate(() => ({ now: Date.now(), url: location.href, readyState: document.readyState, ...sessionStorage }))
+        .catch((error: Error) => ({ error: error.message }));
+      await testInfo.attach('the page at the end', {
+        body: JSON.stringify(state, null, 1),
+        contentType: 'application/json',
+      });
+    }
     // The page leaves before the site's proxy closes (it is torn down after this fixture, which uses it): a page
     // whose server went away would fail, and report, what it still loads.
     await tab.close();

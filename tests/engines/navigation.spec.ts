@@ -101,12 +101,13 @@ for (const sdk of ['before', 'after'] as const) {
     }) => {
       const scripts = await routeScripts(tab, site, '/examples/new');
       const sdkHeld = sdk === 'before' ? sdkChunks() : new Set<string>();
-      // The route's scripts fail while the link is pointed at, then hang, until the full navigation to it.
+      // The route's scripts fail while the link is pointed at, then hang, and the SDK's wait, until the full
+      // navigation to it: the page it reaches loads everything.
       let phase: 'fail' | 'hold' | 'pass' = 'fail';
       site.setFault((r) => {
         if (r.document && r.path === '/examples/new') phase = 'pass';
-        if (sdkHeld.has(r.path)) return 'hold';
-        return phase !== 'pass' && scripts.has(r.path) ? phase : undefined;
+        if (phase === 'pass') return undefined;
+        return sdkHeld.has(r.path) ? 'hold' : scripts.has(r.path) ? phase : undefined;
       });
       await open(tab, site, '/');
       const link = 'main a[href="/examples/new"]';
@@ -132,16 +133,17 @@ for (const sdk of ['before', 'after'] as const) {
     test('on a page that links one dynamic route twice: one full navigation within 3.8 s and the margin', async ({
       tab,
       site,
+      ingest,
+      since,
     }) => {
       const scripts = await routeScripts(tab, site, '/examples/[id]');
       const sdkHeld = sdk === 'before' ? sdkChunks() : new Set<string>();
-      // The route's script elements hang until the full navigation; its `<link rel=prefetch>`, where the engine has
-      // them, succeed.
+      // The route's script elements, and the SDK's, hang until the full navigation; the route's `<link rel=prefetch>`,
+      // where the engine has them, succeed.
       let stalling = true;
       site.setFault((r) => {
         if (r.document && r.path === '/examples/2') stalling = false;
-        if (sdkHeld.has(r.path)) return 'hold';
-        return stalling && scriptOf(scripts)(r) ? 'hold' : undefined;
+        return stalling && (sdkHeld.has(r.path) || scriptOf(scripts)(r)) ? 'hold' : undefined;
       });
       await tab.setViewport(800, 200);
       const held = site.next((r) => scriptOf(scripts)(r) && r.outcome === 'held');
@@ -156,6 +158,7 @@ for (const sdk of ['before', 'after'] as const) {
       // The guard waits out Next's own time-out, counted from the load the hover joined, before it goes full.
       expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
       expect(await tab.evaluate(() => document.querySelector('[data-testid="segment"]')?.textContent)).toBe('2');
+      await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
     });
   });
 }
@@ -226,6 +229,8 @@ test('a deploy between two clicks: each kind of page lands, in one full navigati
   ingest,
   since,
 }) => {
+  // An instance to start, then three pages to load twice each: a loaded machine takes more than the default 30 s.
+  test.setTimeout(60_000);
   const next = await startInstance(nextReleaseBuildEnv.NEXT_DIST_DIR);
   try {
     const oldBuild = (await (await fetch(`${appOrigin}/api/health`)).json()) as { buildId: string };

@@ -18,6 +18,9 @@ export interface ProxiedRequest {
   document: boolean;
   /** What the proxy did with it. */
   outcome: 'forwarded' | 'failed' | 'held';
+  /** When it arrived (`Date.now()`), and the page that asked (its Referer): the record attached to a failed test. */
+  at: number;
+  referrer: string;
 }
 
 /**
@@ -105,6 +108,8 @@ export async function startSiteProxy(upstream: string): Promise<SiteProxy> {
       destination,
       document: destination === 'document',
       outcome: 'forwarded',
+      at: Date.now(),
+      referrer: req.headers.referer ? new URL(req.headers.referer).pathname : '',
     };
     const decision = fault(entry);
     if (decision === 'fail') {
