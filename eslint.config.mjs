@@ -6,7 +6,7 @@ const eslintConfig = [
   ...nextTypeScript,
   {
     // Playwright fixtures call their callback `use`, which is not React's hook.
-    files: ['tests/e2e/**'],
+    files: ['tests/e2e/**', 'tests/engines/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {

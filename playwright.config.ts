@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import type { EngineOptions } from './tests/engines/fixtures';
 import {
   appOrigin,
   chromiumFlags,
@@ -8,7 +9,7 @@ import {
   ingestPort,
 } from './tests/support/e2e-env.mjs';
 
-export default defineConfig({
+export default defineConfig<EngineOptions>({
   testDir: './tests/e2e',
   fullyParallel: true,
   workers: 2,
@@ -27,8 +28,16 @@ export default defineConfig({
   },
   projects: [
     { name: 'app', testIgnore: /ingest-faults|server-log/ },
+    // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
+    // worker runs a file's tests in order, so that each engine starts once per file, not once per test.
+    ...(['firefox', 'webkit'] as const).map((engine) => ({
+      name: engine,
+      testDir: './tests/engines',
+      fullyParallel: false,
+      use: { engine },
+    })),
     // Switches the shared ingest into failure modes, so it runs alone, after everything else.
-    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app'] },
+    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app', 'firefox', 'webkit'] },
     // Reads what the server printed over the whole suite, so it runs last.
     { name: 'server log', testMatch: /server-log/, dependencies: ['ingest faults'] },
   ],

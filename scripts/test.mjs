@@ -45,6 +45,26 @@ const e2eCounts = () =>
     skipped: r.stats.skipped,
   }));
 
+/** Passed and failed end-to-end tests per browser engine: the Chromium suite's projects, and the cross-engine ones. */
+function engineCounts() {
+  const file = `${reports}/e2e.json`;
+  const byEngine = {};
+  if (!existsSync(file)) return byEngine;
+  const visit = (suite) => {
+    suite.suites?.forEach(visit);
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        const engine = ['firefox', 'webkit'].includes(t.projectName) ? t.projectName : 'chromium';
+        const tally = (byEngine[engine] ??= { passed: 0, failed: 0 });
+        if (t.status === 'expected' || t.status === 'flaky') tally.passed++;
+        else if (t.status === 'unexpected') tally.failed++;
+      }
+    }
+  };
+  JSON.parse(readFileSync(file, 'utf8')).suites.forEach(visit);
+  return byEngine;
+}
+
 const started = Date.now();
 const done = [];
 let failedStep;
@@ -70,8 +90,12 @@ const failed = unit.failed + e2e.failed + (failedStep && !unit.failed && !e2e.fa
 const skipped = unit.skipped + e2e.skipped;
 if (failedStep === 'e2e') console.log(`\nWhat the end-to-end server printed: ${serverLogFile}`);
 console.log(`\nSteps: ${done.join(', ')}${failedStep ? `; stopped at ${failedStep}` : ''}`);
+const engines = Object.entries(engineCounts())
+  .map(([engine, { passed: p, failed: f }]) => `${engine} ${p} passed${f ? `, ${f} failed` : ''}`)
+  .join('; ');
 console.log(
-  `Unit: ${unit.passed} passed, ${unit.failed} failed. End-to-end: ${e2e.passed} passed, ${e2e.failed} failed.`,
+  `Unit: ${unit.passed} passed, ${unit.failed} failed. End-to-end: ${e2e.passed} passed, ${e2e.failed} failed` +
+    `${engines ? ` (${engines})` : ''}.`,
 );
 console.log(`Total time: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

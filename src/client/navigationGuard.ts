@@ -11,7 +11,8 @@
 // One click loads one document (issue 21). Two actors can start a full navigation, the guard and Next's router, and
 // each would otherwise start its own: the guard never acts inside a router event but a task later at the soonest, so
 // that Next, when it already knows the load failed, goes first and the guard stands down; when the guard goes, it
-// cancels Next's load, and the page refuses a second navigation to the address it is already leaving for.
+// cancels Next's load, and refuses a second navigation to the address it is already leaving for: Next's, in the
+// router event that announces it (every engine), and any other, through the Navigation API (where there is one).
 import Router from 'next/router';
 import { routeLoadTimeoutMs } from '../config/spec';
 
@@ -114,7 +115,26 @@ export function repeatsFullNavigation(state: Navigations, destination: string, o
   return state.leavingTo !== undefined && new URL(state.leavingTo, origin).href === new URL(destination, origin).href;
 }
 
-/** The part of the Navigation API the guard uses; older Safari and Firefox releases lack it (the cancel still applies). */
+/**
+ * Next's own cancellation (`buildCancellationError` in next/dist/shared/lib/router/router.js): a navigation whose
+ * code throws it ends quietly, its `router.push` resolving to false.
+ */
+export function routeCancelled(): Error {
+  return Object.assign(new Error('Route Cancelled'), { cancelled: true });
+}
+
+/**
+ * True when Next's router, announcing a failed load with `routeChangeError` to `url`, is about to navigate in full
+ * where the guard already goes (it does so in the same task, right after the event: a page-data request that failed
+ * after the guard went, as after a deploy). Its own cancellations announce nothing of the kind.
+ */
+export function refusesRouterFullNavigation(state: Navigations, error: unknown, url: string, origin: string): boolean {
+  const cancelled =
+    typeof error === 'object' && error !== null && (error as { cancelled?: unknown }).cancelled === true;
+  return !cancelled && repeatsFullNavigation(state, url, origin);
+}
+
+/** The part of the Navigation API the guard uses; WebKitGTK and older Safari and Firefox releases lack it. */
 interface NavigateEvent extends Event {
   readonly cancelable: boolean;
   readonly destination: { readonly url: string };
@@ -142,8 +162,8 @@ export function guardClientNavigations(): void {
       on({ type: 'left', url: decision.fullNavigationTo });
     }
   };
-  // Where the Navigation API exists, a navigation that repeats the guard's is refused: the document request under
-  // way goes on alone.
+  // Where the Navigation API exists, any navigation that repeats the guard's is refused: the document request under
+  // way goes on alone. (Next's own is refused earlier, below, in every engine.)
   const navigation = (globalThis as { navigation?: EventTarget }).navigation;
   navigation?.addEventListener('navigate', (event) => {
     const { cancelable, destination } = event as NavigateEvent;
@@ -158,8 +178,14 @@ export function guardClientNavigations(): void {
   Router.events.on('routeChangeStart', (url: string) => on({ type: 'start', url }));
   Router.events.on('routeChangeComplete', () => on({ type: 'settled' }));
   // Next emits it when it renders the error page, when a newer navigation cancels this one, and just before it
-  // turns a failed load into a full navigation itself: in no case is there anything left to do.
-  Router.events.on('routeChangeError', () => on({ type: 'settled' }));
+  // turns a failed load into a full navigation itself: in no case is there anything left to do. When that full
+  // navigation would repeat the guard's, throwing Next's cancellation out of the event (its emitter calls listeners
+  // synchronously) ends Next's navigation before it starts a second document request: in an engine without the
+  // Navigation API (WebKitGTK, older Safari), nothing else could refuse it.
+  Router.events.on('routeChangeError', (error: unknown, url: string) => {
+    on({ type: 'settled' });
+    if (refusesRouterFullNavigation(state, error, url, location.origin)) throw routeCancelled();
+  });
   // Next starts some full navigations without an event (a redirect off the app, a link to an API route).
   addEventListener('beforeunload', () => on({ type: 'settled' }));
 }

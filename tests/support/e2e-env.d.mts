@@ -1,5 +1,8 @@
 export declare const chromiumPath: string;
 export declare const chromiumFlags: string[];
+export declare const firefoxPath: string;
+export declare const webkitDriverPath: string;
+export declare const miniBrowserPath: string;
 export declare const appHost: string;
 export declare const appPort: number;
 export declare const appOrigin: string;

@@ -11,6 +11,14 @@ export const chromiumFlags = [
   '--no-first-run',
 ];
 
+/** Debian's Firefox ESR (`firefox-esr`), driven over WebDriver BiDi by puppeteer-core (tests/engines). */
+export const firefoxPath = '/usr/bin/firefox-esr';
+
+/** Debian's WebKitGTK (`webkit2gtk-driver`): its W3C WebDriver server, and the MiniBrowser it drives under Xvfb. */
+export const webkitDriverPath = '/usr/bin/WebKitWebDriver';
+const multiarch = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch] ?? `${process.arch}-linux-gnu`;
+export const miniBrowserPath = `/usr/lib/${multiarch}/webkit2gtk-4.1/MiniBrowser`;
+
 /** The production server under test. `localhost`, not 127.0.0.1: see docs/architecture.md, "Listening address". */
 export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);

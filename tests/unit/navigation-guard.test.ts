@@ -6,7 +6,9 @@ import {
   isBuildAsset,
   noNavigation,
   type NavigationEvent,
+  refusesRouterFullNavigation,
   repeatsFullNavigation,
+  routeCancelled,
   type Navigations,
 } from '../../src/client/navigationGuard';
 import { routeLoadTimeoutMs } from '../../src/config/spec';
@@ -105,6 +107,25 @@ describe('decide', () => {
       expect(repeatsFullNavigation(state, 'https://app.example/b', 'https://app.example')).toBe(true);
       expect(repeatsFullNavigation(state, '/b', 'https://app.example')).toBe(true);
       expect(repeatsFullNavigation(state, '/c', 'https://app.example')).toBe(false);
+    });
+
+    it('Next announcing a failed load of where the guard goes (its full navigation follows) is refused', () => {
+      const { state } = run(
+        [{ type: 'start', url: '/b' }, { type: 'deadline', id: 1 }, { type: 'left', url: '/b' }, { type: 'settled' }],
+        outdated,
+      );
+      const failedLoad = new Error('Failed to load static props');
+      expect(refusesRouterFullNavigation(state, failedLoad, '/b', 'https://app.example')).toBe(true);
+      // Its own cancellations, and failures elsewhere, are not the guard's business.
+      expect(refusesRouterFullNavigation(state, routeCancelled(), '/b', 'https://app.example')).toBe(false);
+      expect(refusesRouterFullNavigation(state, failedLoad, '/c', 'https://app.example')).toBe(false);
+      // Before the guard went, Next's full navigation is the only one: it goes ahead.
+      const going = run([{ type: 'start', url: '/b' }], outdated).state;
+      expect(refusesRouterFullNavigation(going, failedLoad, '/b', 'https://app.example')).toBe(false);
+    });
+
+    it('the refusal is the error Next’s router treats as a quiet cancel', () => {
+      expect(routeCancelled()).toMatchObject({ message: 'Route Cancelled', cancelled: true });
     });
 
     it('a later client-side navigation shows the page stayed: nothing is refused any more', () => {

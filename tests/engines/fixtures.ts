@@ -1,0 +1,138 @@
+import { test as base } from '@playwright/test';
+import type { Event } from '@sentry/core';
+import { appOrigin } from '../support/e2e-env.mjs';
+import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from '../support/engines';
+import { IngestClient, type IngestItem } from '../support/ingest';
+import { startSiteProxy, type SiteProxy } from '../support/site-proxy';
+
+// The cross-engine suite: one test body per behaviour, run by the `firefox` and `webkit` projects of
+// playwright.config.ts, each with its engine (tests/support/engines.ts) in place of Playwright's browser. Every test
+// reaches the app through a proxy of its own (tests/support/site-proxy.ts): its own origin, and the requests it can
+// fail, hold or count the same way in both engines.
+
+export interface EngineOptions {
+  engine: EngineName;
+}
+
+export const test = base.extend<
+  { tab: EngineTab; site: SiteProxy; ingest: IngestClient; since: number },
+  EngineOptions & { browserOfEngine: EngineBrowser }
+>({
+  engine: ['firefox', { option: true, scope: 'worker' }],
+  // Launched once per worker: a browser start costs 1–3 s.
+  browserOfEngine: [
+    async ({ engine }, use) => {
+      const browser = await launchEngine(engine);
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  site: async ({}, use, testInfo) => {
+    const site = await startSiteProxy(appOrigin);
+    await use(site);
+    await site.close();
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const requests = site.requests.map(
+        (r) => `${r.at} ${r.outcome} ${r.destination} ${r.method} ${r.path} from ${r.referrer || '-'}`,
+      );
+      await testInfo.attach('requests through the proxy', { body: requests.join('\n'), contentType: 'text/plain' });
+    }
+  },
+  tab: async ({ browserOfEngine, site }, use, testInfo) => {
+    const tab = await browserOfEngine.newTab();
+    await use(tab);
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const state = await tab
+        .evaluate(() => ({ now: Date.now(), url: location.href, readyState: document.readyState, ...sessionStorage }))
+        .catch((error: Error) => ({ error: error.message }));
+      await testInfo.attach('the page at the end', {
+        body: JSON.stringify(state, null, 1),
+        contentType: 'application/json',
+      });
+    }
+    // The page leaves before the site's proxy closes (it is torn down after this fixture, which uses it): a page
+    // whose server went away would fail, and report, what it still loads.
+    await tab.close();
+    site.releaseHeld();
+  },
+  ingest: async ({}, use) => use(new IngestClient()),
+  since: async ({ ingest }, use) => use(await ingest.mark()),
+});
+export { expect } from '@playwright/test';
+
+/** Items the browser at `origin` sent: each test's own origin tells its envelopes apart from every other test's. */
+export const fromSite =
+  (site: SiteProxy) =>
+  <P>(_payload: P, item: IngestItem<P>) =>
+    item.from.origin === site.origin;
+
+/** A transaction of this site's browser, of one kind, named `name`. */
+export const browserTransaction = (site: SiteProxy, op: 'pageload' | 'navigation', name: string) => {
+  const ours = fromSite(site);
+  return (t: Event, item: IngestItem<Event>) => ours(t, item) && t.contexts?.trace?.op === op && t.transaction === name;
+};
+
+/** Next's router is up: links navigate client-side from here on. */
+export const hydrated = () => Boolean((window as unknown as { next?: { router?: object } }).next?.router);
+
+/** A CSS selector for the `tag` element whose text is `text` (CSS cannot match text: the element is marked). */
+export async function byText(tab: EngineTab, tag: string, text: string): Promise<string> {
+  const found = await tab.evaluate(
+    (t, x) => {
+      const element = [...document.querySelectorAll(t)].find((e) => e.textContent?.trim() === x);
+      element?.setAttribute('data-engine-test', x);
+      return Boolean(element);
+    },
+    tag,
+    text,
+  );
+  if (!found) throw new Error(`no <${tag}> reads "${text}"`);
+  return `${tag}[data-engine-test="${text}"]`;
+}
+
+/** The page's title, main heading and announcer text. */
+export const pageTexts = (tab: EngineTab) =>
+  tab.evaluate(() => ({
+    title: document.title,
+    heading: document.querySelector('h1')?.textContent ?? null,
+    announcer: document.querySelector('#__next-route-announcer__')?.textContent ?? null,
+  }));
+
+type SentryCarrier = Record<
+  string,
+  { defaultCurrentScope?: { getClient(): { getIntegrationByName(n: string): unknown } | undefined } }
+>;
+
+/** The browser SDK has started (it loads after the page). */
+export const reportingStarted = () =>
+  Object.values((globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__ ?? {}).some((v) =>
+    v?.defaultCurrentScope?.getClient(),
+  );
+
+/** Session replay records: its integration is set up and its session stored (as tests/e2e/fixtures.ts waits for). */
+export const replayRecording = () =>
+  Object.values((globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__ ?? {}).some((v) =>
+    v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
+  ) && sessionStorage.getItem('sentryReplaySession') !== null;
+
+/**
+ * Records, in the page's own clock, when the pointer next enters a link (Next's Link starts loading its route then),
+ * when the click comes and when the page starts to leave (as tests/e2e/fixtures.ts does for Chromium).
+ */
+export const markClickAndLeave = (tab: EngineTab) =>
+  tab.evaluate(() => {
+    const mark = (name: string) => sessionStorage.getItem(name) ?? sessionStorage.setItem(name, String(Date.now()));
+    for (const name of ['hoveredAt', 'clickedAt', 'leftAt']) sessionStorage.removeItem(name);
+    addEventListener('pointerover', (e) => (e.target as Element).closest('a') && mark('hoveredAt'), true);
+    addEventListener('click', () => mark('clickedAt'), true);
+    addEventListener('beforeunload', () => mark('leftAt'));
+  });
+
+/** Milliseconds from the hover and from the click to the start of the full navigation, read in the page it reached. */
+export const clickToLeave = (tab: EngineTab) =>
+  tab.evaluate(() => {
+    const at = (name: string) => Number(sessionStorage.getItem(name));
+    const fromHover = sessionStorage.getItem('hoveredAt') === null ? null : at('leftAt') - at('hoveredAt');
+    return { fromHover, fromClick: sessionStorage.getItem('leftAt') === null ? null : at('leftAt') - at('clickedAt') };
+  });
