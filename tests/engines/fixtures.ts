@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { expect, test as base } from '@playwright/test';
 import type { Event } from '@sentry/core';
 import { appOrigin } from '../support/e2e-env.mjs';
 import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from '../support/engines';
@@ -14,6 +14,9 @@ export interface EngineOptions {
   engine: EngineName;
 }
 
+/** The annotation of a test that causes CSP violations on purpose. */
+export const provokesCspViolations = 'provokes CSP violations';
+
 export const test = base.extend<
   { tab: EngineTab; site: SiteProxy; ingest: IngestClient; since: number },
   EngineOptions & { browserOfEngine: EngineBrowser }
@@ -28,10 +31,15 @@ export const test = base.extend<
     },
     { scope: 'worker', timeout: 60_000 },
   ],
+  // Every page of every test, error pages and deploys included, shows with no CSP violation (a test that provokes
+  // them on purpose says so with the annotation below).
   site: async ({}, use, testInfo) => {
     const site = await startSiteProxy(appOrigin);
     await use(site);
     await site.close();
+    if (!testInfo.annotations.some((a) => a.type === provokesCspViolations)) {
+      expect(site.cspViolations, 'CSP violations on the pages of this test').toEqual([]);
+    }
     if (testInfo.status !== testInfo.expectedStatus) {
       const requests = site.requests.map(
         (r) => `${r.at} ${r.outcome} ${r.destination} ${r.method} ${r.path} from ${r.referrer || '-'}`,
@@ -59,7 +67,7 @@ export const test = base.extend<
   ingest: async ({}, use) => use(new IngestClient()),
   since: async ({ ingest }, use) => use(await ingest.mark()),
 });
-export { expect } from '@playwright/test';
+export { expect };
 
 /** Items the browser at `origin` sent: each test's own origin tells its envelopes apart from every other test's. */
 export const fromSite =

@@ -1,5 +1,5 @@
 import type { EngineTab } from '../support/engines';
-import { browserTransaction, byText, expect, hydrated, pageTexts, test } from './fixtures';
+import { browserTransaction, byText, expect, hydrated, pageTexts, provokesCspViolations, test } from './fixtures';
 
 // Issue 30: what every user's engine must do alike on the app's pages, in Firefox ESR and WebKitGTK: tracing, the
 // announcer, the error pages' texts, keyboard focus after a navigation, and no CSP violation on any page.
@@ -184,6 +184,7 @@ test('the CSP is enforced, and its violations are seen: an injected script, eval
   tab,
   site,
 }) => {
+  test.info().annotations.push({ type: provokesCspViolations });
   await tab.goto(`${site.origin}/`);
   await tab.waitFor(hydrated, []);
   const ran = await tab.evaluate(async () => {
