@@ -4,10 +4,10 @@
 // logger, so that everything the process prints, Next's own lines included, is one JSON line
 // (src/observability/serverLog.mjs and redaction.mjs, copied beside it by the build).
 
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { redactedUrl } from './redaction.mjs';
+import { requestIdFor } from './request-id.mjs';
 import { parseSwitch, serverLogger } from './server-log.mjs';
 
 const serverFiles = `${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`;
@@ -92,9 +92,6 @@ function bodyRefusal(headers) {
   return undefined;
 }
 
-/** The proxy's rule for an inbound X-Request-Id (src/server/routing.ts requestIdFor). */
-const safeRequestId = /^[A-Za-z0-9._-]{1,128}$/;
-
 /** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
 const drainedBodyBytes = 1024 * 1024;
 /** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
@@ -102,8 +99,7 @@ const refusedBodyLingerMs = 5000;
 
 /** The API routes' JSON error (src/server/api.ts): only API routes take bodies; pages answer GET and HEAD. */
 function refuseBody(req, res, { status, message }) {
-  const inbound = req.headers['x-request-id'];
-  const requestId = inbound && safeRequestId.test(inbound) ? inbound : randomUUID();
+  const requestId = requestIdFor(req.headers['x-request-id']);
   // Set, not passed to writeHead: the access log and the request's transaction read it back.
   res.setHeader('X-Request-Id', requestId);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });

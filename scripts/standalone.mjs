@@ -11,4 +11,6 @@ export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, 'src/observability/serverLog.mjs'), join(serverDir, 'server-log.mjs'));
   // serverLog.mjs imports it from beside itself; the preload too.
   cpSync(join(appDir, 'src/observability/redaction.mjs'), join(serverDir, 'redaction.mjs'));
+  // The preload's request ids follow the proxy's rule.
+  cpSync(join(appDir, 'src/server/requestId.mjs'), join(serverDir, 'request-id.mjs'));
 }

@@ -5,12 +5,7 @@ export function isApiRoute(pathname: string): boolean {
   return pathname === apiRoutePrefix || pathname.startsWith(`${apiRoutePrefix}/`);
 }
 
-const safeRequestId = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** The inbound X-Request-Id when it is a safe token of at most 128 characters, otherwise a fresh UUID. */
-export function requestIdFor(inbound: string | null | undefined): string {
-  return inbound && safeRequestId.test(inbound) ? inbound : crypto.randomUUID();
-}
+export { requestIdFor } from './requestId.mjs';
 
 /** Internal path of the error page for a status the proxy decides (see src/pages/_status/[code].tsx). */
 export const statusPagePrefix = '/_status/';
