@@ -1,5 +1,4 @@
 import { execSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
@@ -49,9 +48,8 @@ function config(phase: string): NextConfig {
     // database and other client libraries). Next's file tracing copies only hook.js, not the files it imports, so the
     // standalone server would warn "Failed to register diagnostics-channel injection hooks" and record no such spans.
     outputFileTracingIncludes: { '/*': ['./node_modules/@sentry/server-runtime-injection/**/*'] },
-    // Pages with getStaticProps and their data: one cache in Redis for every instance when REDIS_URL is set at start,
-    // Next's own filesystem cache otherwise (docs/scaling-out.md). Next imports this file at run time.
-    cacheHandler: resolve('src/server/pageCache.mjs'),
+    // No `cacheHandler`: with REDIS_URL the server registers the shared page cache at start (src/server/startup.ts),
+    // because Next imports a configured handler anew on every request, which would cost an app without Redis too.
     reactStrictMode: true,
     poweredByHeader: false,
     // The build checks the types of what it ships; `npm test` checks the whole project (tests, benchmarks) with tsc.

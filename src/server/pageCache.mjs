@@ -1,6 +1,6 @@
-// Next's incremental cache (pages with getStaticProps and their data): shared by every instance through one Redis
-// when REDIS_URL is set, Next's own filesystem cache otherwise. next.config.ts names this file as `cacheHandler`.
-// Plain JavaScript, so that the unit tests and Next's build both load it as it is. Why our own handler and what it
+// Next's incremental cache (pages with getStaticProps and their data), shared by every instance through one Redis. The
+// server hands it to Next at start when REDIS_URL is set (src/server/startup.ts); without it, this file is not loaded
+// and Next's own filesystem cache runs. Plain JavaScript, so that the unit tests and Next's build both load it as it is. Why our own handler and what it
 // does when Redis fails: docs/scaling-out.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import {
   seedCacheControl,
 } from './pageCacheEntry.mjs';
 
-// Node reads the CommonJS module's exports here; Turbopack, which bundles this file into the server, its default.
+// Node reads the CommonJS module's exports here (the unit tests); Turbopack, which bundles this file, its default.
 const FileSystemCache = fileSystemCacheModule.default ?? fileSystemCacheModule;
 
 /** Longest any one Redis call may take before the page is served without it. */

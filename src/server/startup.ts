@@ -5,13 +5,30 @@ import { forwardedLogLevels } from '../observability/logForwarding';
 import { startServerReporting } from '../observability/server';
 import { serverLogger, setReportingLogFields } from '../observability/serverLog.mjs';
 
-export function startServer(): void {
+/** Where Next's IncrementalCache looks for a cache handler when next.config names none (`FetchCache`). */
+const nextCacheHandlers = Symbol.for('@next/cache-handlers');
+
+/**
+ * With REDIS_URL, the shared page cache (pageCache.mjs) replaces Next's filesystem cache for ISR pages and their data;
+ * without it nothing is loaded and Next's own cache runs as in a bare app. It is handed to Next here rather than as
+ * next.config's `cacheHandler`, which Next imports anew on every request, pages and API routes alike: an `import()`
+ * through Node's module loader that cost 40 µs of CPU per request, Redis or not (docs/performance.md).
+ */
+export async function sharePageCache(redisUrl: string | undefined): Promise<void> {
+  if (!redisUrl) return;
+  const { default: PageCacheHandler } = await import('./pageCache.mjs');
+  const global = globalThis as Record<symbol, Record<string, unknown> | undefined>;
+  global[nextCacheHandlers] = { ...global[nextCacheHandlers], FetchCache: PageCacheHandler };
+}
+
+export async function startServer(): Promise<void> {
   // Started by the production server's preload already; under `next dev`, here.
   const log = serverLogger();
   let reportingEnv: ReportingEnv;
   let logLevels: ReturnType<typeof forwardedLogLevels>;
+  let redisUrl: string | undefined;
   try {
-    serverEnv();
+    redisUrl = serverEnv().redisUrl;
     reportingEnv = serverReportingEnv(process.env);
     logLevels = forwardedLogLevels(process.env);
   } catch (error) {
@@ -23,4 +40,5 @@ export function startServer(): void {
   // Lines name the release and environment that events name (the build's release is only known to the app's bundle).
   setReportingLogFields({ release: reportingEnv.release, environment: reportingEnv.environment });
   startServerReporting(reportingEnv, logLevels);
+  await sharePageCache(redisUrl);
 }
