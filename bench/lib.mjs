@@ -10,6 +10,15 @@ import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+/** Child processes a bench started, killed when it exits however it ends (one listener for them all). */
+const children = new Set();
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+function killedOnExit(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 /** A benchmark's command-line option: the word after `--name`, or the fallback. */
 export function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,7 +35,7 @@ export function startIngest(port) {
     stdio: 'ignore',
     env: { ...process.env, INGEST_PORT: String(port) },
   });
-  process.on('exit', () => ingest.kill());
+  killedOnExit(ingest);
   const control = `http://127.0.0.1:${port}/__ingest`;
   return {
     dsn: `http://public@127.0.0.1:${port}/1`,
@@ -101,7 +110,7 @@ export async function startRedisServer(port) {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
-  process.on('exit', () => child.kill('SIGKILL'));
+  killedOnExit(child);
   await new Promise((done) => {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk) && out.includes('Ready to accept connections') && done());
@@ -138,7 +147,7 @@ export async function startStandalone(dir, port, env) {
       ...env,
     },
   });
-  process.on('exit', () => server.kill('SIGKILL'));
+  killedOnExit(server);
   const origin = `http://localhost:${port}`;
   // Its own answer, polled on a port below the ephemeral range (no self-connect).
   if (await answersHealth(origin, 300)) return { server, origin, stop: () => server.kill('SIGKILL') };
