@@ -174,6 +174,22 @@ function isPlainLocalImage(target) {
   return !source.startsWith('//') && !source.includes('\\');
 }
 
+// A response's status, once sent, stays what the client got. After a proxy error's 500, Next's router goes on to its
+// not-found case and sets statusCode to 404 (next/dist/server/lib/router-server.js); a compressed body is still being
+// written then, so the access log and the SDK, which read statusCode when the response ends, saw a 404, and the SDK
+// dropped the transaction as a not-found one. Setting statusCode after the headers went out changes nothing on the
+// wire, so it is ignored.
+const statusCode = Symbol('statusCode');
+Object.defineProperty(http.ServerResponse.prototype, 'statusCode', {
+  configurable: true,
+  get() {
+    return this[statusCode];
+  },
+  set(status) {
+    if (!this.headersSent) this[statusCode] = status;
+  },
+});
+
 // The servers Next opens, so that shutdown can stop them accepting connections.
 const servers = new Set();
 const listen = http.Server.prototype.listen;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
@@ -187,10 +188,28 @@ test('an API route that throws is reported with its request id', async ({ reques
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
 });
 
-test('an exception in the proxy is reported', async ({ request, ingest, since }) => {
-  const response = await request.get('/diagnostics/proxy-error');
-  expect(response.status()).toBe(500);
-  await ingest.waitForError((e) => thrownException(e) === 'Diagnostics: an exception thrown in the proxy', { since });
+test('an exception in the proxy is reported, with its 500 transaction whether the answer is compressed or not', async ({
+  request,
+  ingest,
+  since,
+}) => {
+  // Each request starts its own trace, so that its transaction can be told apart. A browser always asks for gzip; Next
+  // then set the response's status to 404 after it had sent the 500, and the SDK dropped the transaction as a 404.
+  for (const encoding of ['gzip', 'identity']) {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await request.get('/diagnostics/proxy-error', {
+      headers: { 'Accept-Encoding': encoding, 'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1` },
+    });
+    expect(response.status()).toBe(500);
+    expect(response.headers()['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
+    await ingest.waitForError(
+      (e) =>
+        e.contexts?.trace?.trace_id === traceId &&
+        thrownException(e) === 'Diagnostics: an exception thrown in the proxy',
+      { since },
+    );
+    await ingest.waitForTransaction((t) => t.contexts?.trace?.trace_id === traceId && statusOf(t) === 500, { since });
+  }
 });
 
 test('a client-side render exception is reported', async ({ page, ingest, since }) => {
