@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
+import { e2eDistDir } from '../support/e2e-env.mjs';
 import { IngestClient } from '../support/ingest';
 
 /** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */
@@ -27,6 +30,19 @@ type SentryCarrier = Record<
   string,
   { defaultCurrentScope?: { getClient(): { getOptions(): Record<string, unknown> } | undefined } }
 >;
+
+/** A string only the browser SDK's chunks hold: its transport's endpoint on the ingest. */
+const sdkMarker = '/envelope/';
+
+/** The paths of the build's chunks that hold the browser SDK, read from the build the server serves. */
+export function sdkChunks(): Set<string> {
+  const dir = join(e2eDistDir, 'static', 'chunks');
+  const files = readdirSync(dir).filter(
+    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(sdkMarker),
+  );
+  expect(files.length).toBeGreaterThan(0);
+  return new Set(files.map((f) => `/_next/static/chunks/${f}`));
+}
 
 /** Waits until the browser SDK, which loads after the page, has started. */
 export async function waitForReporting(page: Page): Promise<void> {

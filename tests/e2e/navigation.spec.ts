@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page, Request, Route } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { routeLoadTimeoutMs } from '../../src/config/spec';
-import { e2eDistDir } from '../support/e2e-env.mjs';
 import {
   clickToLeave,
   expect,
   guaranteedWithinMs,
   markClickAndLeave,
+  sdkChunks,
   test,
   waitForReplay,
   waitForReporting,
@@ -75,19 +73,6 @@ async function failPrefetch(page: Page, scripts: Set<string>, prefetch: () => Pr
   await failed;
   await cdp.send('Network.setBlockedURLs', { urls: [] });
   await cdp.detach();
-}
-
-/** A string only the browser SDK's chunks hold: its transport's endpoint on the ingest. */
-const sdkMarker = '/envelope/';
-
-/** The paths of the build's chunks that hold the browser SDK, read from the build the server serves. */
-function sdkChunks(): Set<string> {
-  const dir = join(e2eDistDir, 'static', 'chunks');
-  const files = readdirSync(dir).filter(
-    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(sdkMarker),
-  );
-  expect(files.length).toBeGreaterThan(0);
-  return new Set(files.map((f) => `/_next/static/chunks/${f}`));
 }
 
 /**

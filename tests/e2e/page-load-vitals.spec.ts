@@ -1,0 +1,76 @@
+import type { Page } from '@playwright/test';
+import { expect, sdkChunks, test, waitForReporting } from './fixtures';
+
+// Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
+// the browser measured before it arrived (src/observability/loader.ts, docs/observability.md).
+
+/** Keeps the page invisible until a second after its load event, as a busy phone that shows its first view late. */
+async function showFirstViewAfterLoad(page: Page) {
+  await page.addInitScript(() => {
+    const invisible = new CSSStyleSheet();
+    invisible.replaceSync('html { opacity: 0 }');
+    document.adoptedStyleSheets = [invisible];
+    addEventListener('load', () => setTimeout(() => (document.adoptedStyleSheets = []), 1000));
+  });
+}
+
+test("the SDK's code is fetched after the page's largest paint, even one that comes after the load event", async ({
+  page,
+}) => {
+  await showFirstViewAfterLoad(page);
+  await page.goto('/');
+  await waitForReporting(page);
+  const { largestPaint, loaded, sdkFetched } = await page.evaluate(
+    (chunks) =>
+      new Promise<{ largestPaint: number; loaded: number; sdkFetched: number }>((resolve) =>
+        new PerformanceObserver((list) => {
+          const fetched = performance
+            .getEntriesByType('resource')
+            .filter((e) => chunks.includes(new URL(e.name).pathname))
+            .map((e) => e.startTime);
+          resolve({
+            largestPaint: list.getEntries().at(-1)!.startTime,
+            loaded: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
+            sdkFetched: Math.min(...fetched),
+          });
+        }).observe({ type: 'largest-contentful-paint', buffered: true }),
+      ),
+    [...sdkChunks()],
+  );
+  expect(largestPaint).toBeGreaterThan(loaded);
+  expect(sdkFetched).toBeGreaterThanOrEqual(largestPaint);
+});
+
+test('the page-load transaction carries the web vitals the browser measured before the SDK started', async ({
+  page,
+  ingest,
+  since,
+}) => {
+  // A banner pushes the page down once its largest paint is on screen, before the SDK has loaded: a layout shift.
+  await page.addInitScript(() => {
+    new PerformanceObserver((_, observer) => {
+      observer.disconnect();
+      const carrier = (globalThis as unknown as { __SENTRY__?: Record<string, unknown> }).__SENTRY__;
+      (globalThis as Record<string, unknown>).__sdkAtShift = Object.values(carrier ?? {}).some((v) =>
+        (v as { defaultCurrentScope?: { getClient(): unknown } })?.defaultCurrentScope?.getClient(),
+      );
+      const banner = document.createElement('p');
+      banner.textContent = 'A late banner';
+      banner.style.height = '120px';
+      document.querySelector('main')?.prepend(banner);
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  await page.goto('/examples/8');
+  const traceId = (await page.locator('meta[name="sentry-trace"]').getAttribute('content'))?.split('-')[0];
+  await waitForReporting(page);
+  expect(await page.evaluate(() => (globalThis as Record<string, unknown>).__sdkAtShift)).toBe(false);
+
+  const pageLoad = await ingest.waitForTransaction(
+    (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === traceId,
+    { since },
+  );
+  const value = (name: string) => pageLoad.measurements?.[name]?.value;
+  for (const name of ['ttfb', 'fcp', 'lcp']) expect(value(name), name).toBeGreaterThan(0);
+  expect(value('lcp')).toBeGreaterThanOrEqual(value('fcp')!);
+  expect(value('cls')).toBeGreaterThan(0);
+});
