@@ -10,6 +10,10 @@
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 //   npm run bench -- --lighthouse-runs 3   # Lighthouse on `/` for baseline and app, alternating (default 5)
 //   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
+//
+// Last, unless --lighthouse-only, the logger's cost with its own defaults (`npm run bench:logging`). It runs from
+// here, not after this script in package.json, so that npm passes this script the options given to `npm run bench`.
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -305,4 +309,8 @@ if (jsonOut) {
     ),
   );
   console.log(`Figures written to ${jsonOut}`);
+}
+if (!lighthouseOnly) {
+  const logging = spawnSync('node', ['bench/logging.mjs'], { stdio: 'inherit' });
+  if (logging.status !== 0) process.exitCode = 1;
 }
