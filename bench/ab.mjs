@@ -7,11 +7,16 @@
 //
 //   npm run bench:ab -- bc01cb8
 //   npm run bench:ab -- bc01cb8 --rounds 3 --seconds 10 --connections 20 --redis both|off|on
+//
+// With two cores or more, the servers run on the last core alone and this process, the ingest and Redis on the others
+// (bench/lib.mjs dedicateServerCore): sharing a core with the load generator made a round's CPU per request vary by
+// 10% and more.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
+  dedicateServerCore,
   freeLoopbackPort,
   load,
   option,
@@ -82,6 +87,8 @@ const builds = [
   { name: 'B working tree', dir: built('.', 'ab-b-working-tree') },
 ];
 
+// After the builds, which may use every core: the servers get one of their own, Redis inherits this process's.
+const serverCore = dedicateServerCore(ingest.pid);
 const redisPort = await freeLoopbackPort(26_100);
 const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const redis = redisModes.includes(true) ? await startRedisServer(redisPort) : undefined;
@@ -101,7 +108,7 @@ try {
     for (const build of builds) {
       port = await freeLoopbackPort(port + 1);
       const env = { NEXT_DIST_DIR: dist, SENTRY_DSN: ingest.dsn, ...(withRedis ? { REDIS_URL: redisUrl } : {}) };
-      servers.push({ ...build, ...(await startStandalone(build.dir, port, env)) });
+      servers.push({ ...build, ...(await startStandalone(build.dir, port, env, { cpu: serverCore })) });
     }
     try {
       for (const { kind, path } of routes) {
@@ -117,6 +124,8 @@ try {
           }
         }
         const [a, b] = results.map(({ rps, cpu }) => ({ rps: median(rps), cpu: median(cpu) }));
+        // Each round's B against the same round's A: what drifts over the run (the machine's other work) cancels.
+        const cpuRatios = results[1].cpu.map((cpu, round) => cpu / results[0].cpu[round]);
         rows.push({
           route: `${kind} ${path}`,
           cache: withRedis ? 'Redis' : 'filesystem',
@@ -125,7 +134,8 @@ try {
           'throughput B/A': (b.rps / a.rps).toFixed(2),
           'A CPU ms/req': a.cpu.toFixed(3),
           'B CPU ms/req': b.cpu.toFixed(3),
-          'CPU B/A': (b.cpu / a.cpu).toFixed(2),
+          'CPU B/A': median(cpuRatios).toFixed(2),
+          'rounds B/A': `${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)}`,
         });
       }
     } finally {
@@ -139,6 +149,10 @@ try {
 
 console.log(
   `\nA: ${sha} (its worktree: ${earlier}); B: the working tree. ${connections} connections, 2 s warm-up, then ` +
-    `${seconds} s per route and build, ${rounds} rounds alternating A B / B A; medians over the rounds:`,
+    `${seconds} s per route and build, ${rounds} rounds alternating A B / B A; medians over the rounds. ` +
+    (serverCore === undefined
+      ? 'The servers shared the cores with the load generator.'
+      : `The servers ran on core ${serverCore} alone, the load generator, ingest and Redis on the others.`) +
+    ' CPU B/A is the median of each round’s B against that round’s A; "rounds B/A" their range:',
 );
 console.table(rows);

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ export function startIngest(port) {
   const control = `http://127.0.0.1:${port}/__ingest`;
   return {
     dsn: `http://public@127.0.0.1:${port}/1`,
+    pid: ingest.pid,
     stop: () => ingest.kill(),
     mark: async () => (await (await fetch(`${control}/health`)).json()).seq,
     transactionsFor: async (since, paths) => {
@@ -133,8 +135,11 @@ export async function redisCommand(url, ...args) {
  * A build's standalone server as `npm start` runs it (the preload included), from the directory `dir` that holds its
  * server.js, on localhost; resolves once /api/health answers.
  */
-export async function startStandalone(dir, port, env) {
-  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+export async function startStandalone(dir, port, env, { cpu } = {}) {
+  const command = ['node', '--import', './server-lifecycle.mjs', 'server.js'];
+  // `cpu`: the server runs on that core alone (taskset replaces itself with node: the pid is the server's).
+  const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
+  const server = spawn(file, args, {
     cwd: dir,
     stdio: 'ignore',
     env: {
@@ -153,6 +158,21 @@ export async function startStandalone(dir, port, env) {
   if (await answersHealth(origin, 300)) return { server, origin, stop: () => server.kill('SIGKILL') };
   server.kill('SIGKILL');
   throw new Error(`the server in ${dir} did not start on ${origin}`);
+}
+
+/**
+ * On a machine with several cores, the last one for the servers under test and the others for this process, the given
+ * ones (the ingest) and whatever starts after (Redis): a server then does not take turns on one core with the load
+ * generator, which made CPU per request vary by 10% and more between rounds of the same build. Returns the servers'
+ * core, or undefined when that cannot be done.
+ */
+export function dedicateServerCore(...pids) {
+  const count = cpus().length;
+  if (count < 2) return undefined;
+  for (const pid of [process.pid, ...pids]) {
+    if (spawnSync('taskset', ['-a', '-p', '-c', `0-${count - 2}`, String(pid)]).status !== 0) return undefined;
+  }
+  return count - 1;
 }
 
 /** Resident memory of a process, in MB. */
