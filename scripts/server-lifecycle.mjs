@@ -178,12 +178,14 @@ function isPlainLocalImage(target) {
 // not-found case and sets statusCode to 404 (next/dist/server/lib/router-server.js); a compressed body is still being
 // written then, so the access log and the SDK, which read statusCode when the response ends, saw a 404, and the SDK
 // dropped the transaction as a not-found one. Setting statusCode after the headers went out changes nothing on the
-// wire, so it is ignored.
+// wire, so it is ignored. Node's default, 200, is the prototype's value, read by a response that never sets one.
 const statusCode = Symbol('statusCode');
+const defaultStatusCode = http.ServerResponse.prototype.statusCode;
 Object.defineProperty(http.ServerResponse.prototype, 'statusCode', {
   configurable: true,
+  enumerable: true,
   get() {
-    return this[statusCode];
+    return this[statusCode] ?? defaultStatusCode;
   },
   set(status) {
     if (!this.headersSent) this[statusCode] = status;
