@@ -1,6 +1,6 @@
 // Several instances of production builds behind a real nginx, all on loopback: the deployment tests' cluster.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,19 @@ ${servers}
 `;
 }
 
+/** The pids of a process's children, from /proc (a field of /proc/<pid>/stat is the parent's pid). */
+function childrenOf(pid: number): string[] {
+  return readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Starts Debian's nginx on a free loopback port, balancing round-robin over `upstreams`. */
 export async function startNginx(upstreams: Instance[]): Promise<Nginx> {
   const port = await freePort();
@@ -181,9 +194,17 @@ export async function startNginx(upstreams: Instance[]): Promise<Nginx> {
     async route(next) {
       const ports = new Set(next.map((i) => i.port));
       writeFileSync(conf, nginxConfig(dir, port, next));
+      const oldWorkers = new Set(childrenOf(child.pid!));
       const reload = spawnSync(nginxBinary, [...args, '-s', 'reload'], { encoding: 'utf8' });
       if (reload.status !== 0) throw new Error(`nginx reload failed:\n${reload.stderr}`);
-      // Reload is asynchronous: wait until fresh connections reach only the new upstreams.
+      // Reload is asynchronous: the old worker goes on accepting connections, with the old upstreams, until the master
+      // has started the new one and told it to quit. Fresh connections that happened to reach the new worker did not
+      // prove it gone: a page loaded right after was once served by the old upstream. So its exit is awaited first.
+      await until('nginx’s old worker to exit', async () => {
+        const workers = childrenOf(child.pid!);
+        return workers.length > 0 && workers.every((pid) => !oldWorkers.has(pid));
+      });
+      // Then fresh connections must reach only the new upstreams.
       await until('nginx to reload', async () => {
         for (let i = 0; i < 2 * next.length; i++) {
           await fetch(`${origin}/api/health`, { headers: { connection: 'close' } });
