@@ -75,8 +75,8 @@ test.describe('a rolling deploy: the load balancer switches from the old build t
       // The links are below the fold, so the router has not prefetched them when the deploy happens. (A route it
       // prefetched before the deploy opens client-side on the old build's code, which it already holds.)
       await page.setViewportSize({ width: 800, height: 200 });
-      // Seen once in a full run on a loaded machine: a document without __NEXT_DATA__ here, not reproduced in 24
-      // repeats; its status and upstream say what it was should it come again.
+      // Seen twice in full runs: a document of the new build here, served by nginx's old worker after route([old]);
+      // route() now waits for that worker to exit. The status and upstreams say what happened should it come again.
       const home = await page.goto(`${nginx.origin}/`);
       expect(home?.status(), JSON.stringify(nginx.log().slice(-3))).toBe(200);
       const oldBuild = (await old.health()).buildId;
