@@ -1,9 +1,9 @@
 // `npm run bench:ab -- <commit>`: the working tree (B) against an earlier commit (A), side by side, so that a change on
-// the request path shows its cost before it lands. Builds the commit in a git worktree of its own beside this one (with
-// this node_modules, hard-linked, when its lockfile is the same, else an `npm install` there), builds the working tree, and starts
-// both standalone servers as `npm start` does (the preload included), each with and without Redis. Then, route by
-// route (static, SSR, ISR, API), it loads A and B in turn, A B in odd rounds and B A in even ones, and prints each
-// route's throughput and server CPU per request, B against A. Loopback only; every load is bounded in time.
+// the request path shows its cost before it lands. Builds the commit in a git worktree of its own beside this one
+// (with this node_modules, hard-linked, when its lockfile is the same, else an `npm install` there), builds the working
+// tree, and starts both standalone servers as `npm start` does (the preload included), each with and without Redis.
+// Then, route by route (static, SSR, ISR, API), it loads A and B in turn, A B in odd rounds and B A in even ones, and
+// prints each route's throughput and server CPU per request, B against A. Loopback only; every load is bounded in time.
 //
 //   npm run bench:ab -- bc01cb8
 //   npm run bench:ab -- bc01cb8 --rounds 3 --seconds 10 --connections 20 --redis both|off|on

@@ -1,7 +1,7 @@
 // Next's incremental cache (pages with getStaticProps and their data), shared by every instance through one Redis. The
 // server hands it to Next at start when REDIS_URL is set (src/server/startup.ts); without it, this file is not loaded
-// and Next's own filesystem cache runs. Plain JavaScript, so that the unit tests and Next's build both load it as it is. Why our own handler and what it
-// does when Redis fails: docs/scaling-out.md.
+// and Next's own filesystem cache runs. Plain JavaScript, so that the unit tests and Next's build both load it as it
+// is. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, ErrorReply } from '@redis/client';

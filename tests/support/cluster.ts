@@ -199,7 +199,8 @@ export async function startNginx(upstreams: Instance[]): Promise<Nginx> {
       if (reload.status !== 0) throw new Error(`nginx reload failed:\n${reload.stderr}`);
       // Reload is asynchronous: the old worker goes on accepting connections, with the old upstreams, until the master
       // has started the new one and told it to quit. Fresh connections that happened to reach the new worker did not
-      // prove it gone: a page loaded right after was once served by the old upstream. So its exit is awaited first.
+      // prove it gone: a page loaded right after was once served by the previous configuration's upstream. So its
+      // exit is awaited first.
       await until('nginx’s old worker to exit', async () => {
         const workers = childrenOf(child.pid!);
         return workers.length > 0 && workers.every((pid) => !oldWorkers.has(pid));
