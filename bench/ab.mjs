@@ -2,23 +2,28 @@
 // the request path shows its cost before it lands. Builds the commit in a git worktree of its own beside this one
 // (with this node_modules, hard-linked, when its lockfile is the same, else an `npm install` there), builds the working
 // tree, and starts both standalone servers as `npm start` does (the preload included), each with and without Redis.
-// Then, route by route (static, SSR, ISR, API), it loads A and B in turn, A B in odd rounds and B A in even ones, and
-// prints each route's throughput and server CPU per request, B against A. Loopback only; every load is bounded in time.
+// Then, route by route (static, SSR, ISR, API), it loads A and B at the same time, round after round, and prints each
+// route's server CPU and heap allocations per request and its throughput, B against A. Loopback only; every load is
+// bounded in time.
 //
 //   npm run bench:ab -- bc01cb8
-//   npm run bench:ab -- bc01cb8 --rounds 3 --seconds 10 --connections 20 --redis both|off|on
+//   npm run bench:ab -- bc01cb8 --rounds 8 --seconds 8 --connections 10 --redis both|off|on
+//   npm run bench:ab -- HEAD     # on a clean tree: A and B are the same code, so the table shows the noise
 //
-// With two cores or more, the servers run on the last core alone and this process, the ingest and Redis on the others
-// (bench/lib.mjs dedicateServerCore): sharing a core with the load generator made a round's CPU per request vary by
-// 10% and more.
+// With two cores or more, both servers run on the last core, and this process, the ingest and Redis on the others
+// (bench/lib.mjs dedicateServerCore). Loading A and B at once on that core, rather than in turn, is what makes the
+// ratio steady on a shared virtual machine: the machine's drift from one second to the next (other tenants, CPU
+// frequency) hits both builds alike. Loaded in turn, a build's CPU per request moved 10–30% between rounds. Heap
+// allocations per request (bench/allocation-probe.mjs) hardly depend on the machine at all.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
 import {
+  cpuMs,
   dedicateServerCore,
   freeLoopbackPort,
-  load,
   option,
   redisCommand,
   startIngest,
@@ -28,12 +33,12 @@ import {
 
 const commit = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 if (!commit) {
-  console.error('Usage: npm run bench:ab -- <commit> [--rounds 2] [--seconds 10] [--connections 20] [--redis both]');
+  console.error('Usage: npm run bench:ab -- <commit> [--rounds 6] [--seconds 8] [--connections 10] [--redis both]');
   process.exit(2);
 }
-const rounds = Number(option('rounds', 2));
-const seconds = Number(option('seconds', 10));
-const connections = Number(option('connections', 20));
+const rounds = Number(option('rounds', 6));
+const seconds = Number(option('seconds', 8));
+const connections = Number(option('connections', 10));
 const redisModes = { both: [false, true], off: [false], on: [true] }[option('redis', 'both')];
 if (!redisModes) throw new Error('--redis takes both, off or on');
 const routes = [
@@ -63,8 +68,16 @@ if (!existsSync(join(earlier, 'node_modules'))) {
 const ingestPort = await freeLoopbackPort(3230);
 const ingest = startIngest(ingestPort);
 
-/** One build of a tree: its standalone server directory. The build id names the tree, so that A and B differ. */
-function built(dir, buildId) {
+/**
+ * One build of a tree: its standalone server directory. The build id names the tree, so that A and B differ. A
+ * commit's build is kept in its worktree and reused (`reuse`); the working tree is built every time.
+ */
+function built(dir, buildId, { reuse = false } = {}) {
+  const idFile = join(dir, dist, 'BUILD_ID');
+  if (reuse && existsSync(idFile) && readFileSync(idFile, 'utf8').trim() === buildId) {
+    console.log(`Reusing the build of ${buildId} in ${dir}.`);
+    return join(dir, dist, 'standalone');
+  }
   console.log(`Building ${buildId} in ${dir} …`);
   const result = spawnSync('node', ['scripts/build.mjs'], {
     cwd: dir,
@@ -83,7 +96,7 @@ function built(dir, buildId) {
 }
 
 const builds = [
-  { name: `A ${sha.slice(0, 12)}`, dir: built(earlier, `ab-a-${sha.slice(0, 12)}`) },
+  { name: `A ${sha.slice(0, 12)}`, dir: built(earlier, `ab-a-${sha.slice(0, 12)}`, { reuse: true }) },
   { name: 'B working tree', dir: built('.', 'ab-b-working-tree') },
 ];
 
@@ -99,6 +112,36 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/**
+ * One round of a route: A and B under the same load at the same time, on the same core, so that whatever else slows
+ * the machine slows both alike. Each build's CPU time (/proc) and heap allocations (allocation-probe.mjs) per request.
+ * `first` starts its load a moment before the other's: the rounds alternate it.
+ */
+async function together(servers, path, first) {
+  const order = first === 0 ? servers : [...servers].reverse();
+  const before = await Promise.all(
+    servers.map(async (s) => ({ cpu: cpuMs(s.server.pid), heap: await s.allocatedBytes() })),
+  );
+  const results = new Map();
+  await Promise.all(
+    order.map(async (s) =>
+      results.set(s, await autocannon({ url: `${s.origin}${path}`, connections, duration: seconds })),
+    ),
+  );
+  return Promise.all(
+    servers.map(async (s, i) => {
+      const result = results.get(s);
+      const requests = result.requests.total;
+      if (result.errors + result.timeouts + result.non2xx) throw new Error(`${s.name}: errors on ${path}`);
+      return {
+        rps: result.requests.average,
+        cpu: (cpuMs(s.server.pid) - before[i].cpu) / requests,
+        kb: ((await s.allocatedBytes()) - before[i].heap) / 1024 / requests,
+      };
+    }),
+  );
+}
+
 const rows = [];
 let port = 3240;
 try {
@@ -108,34 +151,32 @@ try {
     for (const build of builds) {
       port = await freeLoopbackPort(port + 1);
       const env = { NEXT_DIST_DIR: dist, SENTRY_DSN: ingest.dsn, ...(withRedis ? { REDIS_URL: redisUrl } : {}) };
-      servers.push({ ...build, ...(await startStandalone(build.dir, port, env, { cpu: serverCore })) });
+      const options = { cpu: serverCore, allocations: true };
+      servers.push({ ...build, ...(await startStandalone(build.dir, port, env, options)) });
     }
     try {
       for (const { kind, path } of routes) {
-        const results = servers.map(() => ({ rps: [], cpu: [] }));
-        for (let round = 0; round < rounds; round++) {
-          const order = round % 2 ? [1, 0] : [0, 1];
-          for (const i of order) {
-            const { origin, server } = servers[i];
-            const result = await load(origin, path, server.pid, { connections, seconds });
-            if (result.errors) throw new Error(`${servers[i].name}: ${result.errors} errors on ${path}`);
-            results[i].rps.push(result.rps);
-            results[i].cpu.push(result.cpuMsPerRequest);
-          }
-        }
-        const [a, b] = results.map(({ rps, cpu }) => ({ rps: median(rps), cpu: median(cpu) }));
-        // Each round's B against the same round's A: what drifts over the run (the machine's other work) cancels.
-        const cpuRatios = results[1].cpu.map((cpu, round) => cpu / results[0].cpu[round]);
+        // Warm-up: lazy route modules, the JIT, the first render of a cached page.
+        await Promise.all(servers.map((s) => autocannon({ url: `${s.origin}${path}`, connections, duration: 2 })));
+        const perRound = [];
+        for (let round = 0; round < rounds; round++) perRound.push(await together(servers, path, round % 2));
+        const ratio = (key) => perRound.map(([a, b]) => b[key] / a[key]);
+        const [a, b] = [0, 1].map((i) => ({
+          cpu: median(perRound.map((r) => r[i].cpu)),
+          kb: median(perRound.map((r) => r[i].kb)),
+        }));
+        const cpuRatios = ratio('cpu');
         rows.push({
           route: `${kind} ${path}`,
           cache: withRedis ? 'Redis' : 'filesystem',
-          'A req/s': Math.round(a.rps),
-          'B req/s': Math.round(b.rps),
-          'throughput B/A': (b.rps / a.rps).toFixed(2),
           'A CPU ms/req': a.cpu.toFixed(3),
           'B CPU ms/req': b.cpu.toFixed(3),
           'CPU B/A': median(cpuRatios).toFixed(2),
           'rounds B/A': `${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)}`,
+          'A heap KB/req': a.kb.toFixed(0),
+          'B heap KB/req': b.kb.toFixed(0),
+          'heap B/A': median(ratio('kb')).toFixed(2),
+          'throughput B/A': median(ratio('rps')).toFixed(2),
         });
       }
     } finally {
@@ -148,11 +189,13 @@ try {
 }
 
 console.log(
-  `\nA: ${sha} (its worktree: ${earlier}); B: the working tree. ${connections} connections, 2 s warm-up, then ` +
-    `${seconds} s per route and build, ${rounds} rounds alternating A B / B A; medians over the rounds. ` +
+  `\nA: ${sha} (its worktree: ${earlier}); B: the working tree. Per route: a 2 s warm-up, then ${rounds} rounds of ` +
+    `${seconds} s in which A and B are loaded at the same time (${connections} connections each). ` +
     (serverCore === undefined
-      ? 'The servers shared the cores with the load generator.'
-      : `The servers ran on core ${serverCore} alone, the load generator, ingest and Redis on the others.`) +
-    ' CPU B/A is the median of each round’s B against that round’s A; "rounds B/A" their range:',
+      ? 'The servers shared the cores with the load generator. '
+      : `Both servers ran on core ${serverCore}, the load generator, ingest and Redis on the others. `) +
+    'Each B/A is the median of the rounds’ B against the same round’s A ("rounds B/A": their range); CPU and heap ' +
+    'figures are per request. `npm run bench:ab -- HEAD` on a clean tree (A and B the same code) shows how far apart ' +
+    'two identical builds read on this machine.',
 );
 console.table(rows);
