@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
 import { maxRequestBodyBytes } from '../../src/config/requestBody';
@@ -61,6 +62,18 @@ describe('next.config Content-Security-Policy (issue 5)', () => {
 
   it('turns off the shared Turbopack runtime, whose per-page inline bootstrap script the policy would block', () => {
     expect(config(PHASE_PRODUCTION_BUILD).experimental?.turbopackSharedRuntime).toBe(false);
+  });
+
+  it('applies the headers through sources without named parameters, so that Next never compiles their values', async () => {
+    // Next matches a header rule as below (router-utils/filesystem.js) and runs every value holding a colon through
+    // path-to-regexp, per request, whenever the match has parameters (resolve-routes.js, compileNonPath).
+    const rules = (await config(PHASE_PRODUCTION_SERVER).headers?.()) ?? [];
+    expect(rules.length).toBeGreaterThan(0);
+    for (const { source } of rules) {
+      const match = getPathMatch(source, { strict: true, removeUnnamedParams: true });
+      for (const path of ['/', '/examples/42', '/_next/static/chunks/a.js', '/api/health'])
+        expect(match(path)).toEqual({});
+    }
   });
 
   it('allows no inline script and no eval in a production build, and relaxes scripts only under next dev', async () => {
