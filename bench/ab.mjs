@@ -122,15 +122,13 @@ async function together(servers, path, first) {
   const before = await Promise.all(
     servers.map(async (s) => ({ cpu: cpuMs(s.server.pid), heap: await s.allocatedBytes() })),
   );
-  const results = new Map();
-  await Promise.all(
-    order.map(async (s) =>
-      results.set(s, await autocannon({ url: `${s.origin}${path}`, connections, duration: seconds })),
-    ),
+  const loads = await Promise.all(
+    order.map((s) => autocannon({ url: `${s.origin}${path}`, connections, duration: seconds })),
   );
+  const results = first === 0 ? loads : loads.reverse();
   return Promise.all(
     servers.map(async (s, i) => {
-      const result = results.get(s);
+      const result = results[i];
       const requests = result.requests.total;
       if (result.errors + result.timeouts + result.non2xx) throw new Error(`${s.name}: errors on ${path}`);
       return {
