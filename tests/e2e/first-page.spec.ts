@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
-import { relative, join } from 'node:path';
+import { join } from 'node:path';
 import { startInstance } from '../support/cluster';
-import { e2eDistDir, firstPageCopy } from '../support/e2e-env.mjs';
+import { e2eDistDir, guideServerDir } from '../support/e2e-env.mjs';
 import { firstException } from '../support/ingest';
 import { expect, test } from './fixtures';
 
 // Issue 24: the first step of docs/build-your-product.md, built by `npm test` into a throwaway copy of the app from the
 // guide's own code (tests/support/first-page.mjs). A newcomer's new page and API route are served, traced, and their
 // errors reported, exactly as the guide says.
-const serverDir = join(firstPageCopy, e2eDistDir, 'standalone', relative(process.cwd(), firstPageCopy));
+const serverDir = guideServerDir;
 
 test('the guide’s new pages and API route, added to a copy of the app, are served, traced and reported', async ({
   page,

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendRequest } from '../support/backend';
 import { startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir, firstPageCopy } from '../support/e2e-env.mjs';
+import { e2eDistDir, guideServerDir } from '../support/e2e-env.mjs';
 import type { IngestClient } from '../support/ingest';
 import { startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
@@ -13,7 +13,7 @@ import { expect, test } from './fixtures';
 // fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` with the guide's other
 // files (tests/support/first-page.mjs) and served here against a local backend and Debian's Postgres. The spans come
 // from the SDK's diagnostics-channel injection, which an SDK or Next upgrade could drop silently: this test would fail.
-const serverDir = join(firstPageCopy, e2eDistDir, 'standalone', relative(process.cwd(), firstPageCopy));
+const serverDir = guideServerDir;
 
 /** The transaction of the request that got this response, and a finder for its spans. */
 async function tracedAs(ingest: IngestClient, response: { headers(): Record<string, string> }, since: number) {

@@ -16,3 +16,4 @@ export declare const rebuildEnv: { NEXT_DIST_DIR: string } & Record<string, stri
 export declare const e2eServerEnv: Record<string, string>;
 export declare const serverLogFile: string;
 export declare const firstPageCopy: string;
+export declare const guideServerDir: string;

@@ -44,6 +44,9 @@ export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' }
 /** The throwaway copy of the app with the guide's first page added (tests/support/first-page.mjs). */
 export const firstPageCopy = '.test-results/first-page';
 
+/** Where the standalone server of the guide's build lands: Next takes the project as the root of the copy's build. */
+export const guideServerDir = `${firstPageCopy}/${e2eDistDir}/standalone/${firstPageCopy}`;
+
 /** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs). */
 export const serverLogFile = '.test-results/e2e-server.log';
 

@@ -15,11 +15,11 @@ const guide = 'docs/build-your-product.md';
 /** What `npm run build` needs of the repository: the app, its configuration and its build scripts. */
 const appFiles = ['src', 'public', 'scripts', 'next.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-/** The guide's new files: every code block whose info string names a path under src/ (```tsx src/pages/hello.tsx). */
-const files = [...readFileSync(guide, 'utf8').matchAll(/^```\w+ (src\/\S+)\n([\s\S]*?)^```$/gm)].map(
+/** The guide's new files: every code block whose info string names a file (```tsx src/pages/hello.tsx, ```sql db/1.sql). */
+const files = [...readFileSync(guide, 'utf8').matchAll(/^```\w+ ([\w.-]+\/\S+)\n([\s\S]*?)^```$/gm)].map(
   ([, path, code]) => ({ path, code }),
 );
-if (files.length === 0) throw new Error(`${guide} has no code block naming a file under src/.`);
+if (files.length === 0) throw new Error(`${guide} has no code block naming a file.`);
 
 rmSync(firstPageCopy, { recursive: true, force: true });
 mkdirSync(firstPageCopy, { recursive: true });
