@@ -7,6 +7,7 @@ import {
   e2eServerEnv,
   ingestOrigin,
   ingestPort,
+  productServicesEnv,
 } from './tests/support/e2e-env.mjs';
 
 export default defineConfig<EngineOptions>({
@@ -28,6 +29,8 @@ export default defineConfig<EngineOptions>({
   },
   projects: [
     { name: 'app', testIgnore: /ingest-faults|server-log/ },
+    // The product's own tests (tests/product): a team's copies of the example spec, in Chromium.
+    { name: 'product', testDir: './tests/product' },
     // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
     // worker runs a file's tests in order, so that each engine starts once per file, not once per test.
     ...(['firefox', 'webkit'] as const).map((engine) => ({
@@ -37,7 +40,7 @@ export default defineConfig<EngineOptions>({
       use: { engine },
     })),
     // Switches the shared ingest into failure modes, so it runs alone, after everything else.
-    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app', 'firefox', 'webkit'] },
+    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app', 'product', 'firefox', 'webkit'] },
     // Reads what the server printed over the whole suite, so it runs last.
     { name: 'server log', testMatch: /server-log/, dependencies: ['ingest faults'] },
   ],
@@ -49,6 +52,15 @@ export default defineConfig<EngineOptions>({
       env: { INGEST_PORT: String(ingestPort) },
       reuseExistingServer: false,
       timeout: 10_000,
+    },
+    {
+      // The services the product's pages call (a backend, a migrated Postgres), before the app that calls them.
+      command: 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON tests/product/services.ts',
+      url: `${productServicesEnv.BACKEND_URL}/greeting`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
     {
       // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.

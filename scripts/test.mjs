@@ -18,12 +18,11 @@ const steps = [
     name: 'unit',
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
-  { name: 'build', cmd: ['node', 'scripts/build.mjs'], env: e2eBuildEnv },
+  // The app with the tests' own pages and the guide's files added (tests/support/test-app.mjs).
+  { name: 'build', cmd: ['node', 'tests/support/test-app.mjs'], env: e2eBuildEnv },
   // Two more builds for the deployment tests: a rolling deploy's next release, and the same commit built again.
-  { name: 'build (next release)', cmd: ['node', 'scripts/build.mjs'], env: nextReleaseBuildEnv },
-  { name: 'build (again)', cmd: ['node', 'scripts/build.mjs'], env: rebuildEnv },
-  // The guide's pages (its steps 1 and 4), added to a throwaway copy of the app and built (docs/build-your-product.md).
-  { name: 'build (guide pages)', cmd: ['node', 'tests/support/first-page.mjs'] },
+  { name: 'build (next release)', cmd: ['node', 'tests/support/test-app.mjs'], env: nextReleaseBuildEnv },
+  { name: 'build (again)', cmd: ['node', 'tests/support/test-app.mjs'], env: rebuildEnv },
   { name: 'e2e', cmd: ['playwright', 'test'] },
 ];
 

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { serverEnv } from './config/env';
+import { pagesOfBuild } from './server/cachedPages';
 import { pageMethods, proxyDecision, requestIdFor, statusPagePrefix, type ProxyDecision } from './server/routing';
 
 function respond(request: NextRequest, decision: ProxyDecision, headers: Headers): NextResponse {
@@ -33,7 +34,7 @@ export function proxy(request: NextRequest) {
   const requestId = requestIdFor(request.headers.get('x-request-id'));
   const headers = new Headers(request.headers);
   headers.set('x-request-id', requestId);
-  const response = respond(request, proxyDecision(request.method, request.nextUrl.pathname), headers);
+  const response = respond(request, proxyDecision(request.method, request.nextUrl.pathname, pagesOfBuild()), headers);
   response.headers.set('x-request-id', requestId);
   return response;
 }

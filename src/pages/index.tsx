@@ -1,28 +1,12 @@
 import Image from 'next/image';
-import Link from 'next/link';
 import hero from '../../public/hero.png';
 import { PageHead } from '../components/PageHead';
 
-const examples = [
-  { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },
-  { href: '/examples/new', label: 'A static route that beats the dynamic segment (/examples/new)' },
-  { href: '/examples/generated', label: 'Page data generated at build time (getStaticProps)' },
-  { href: '/examples/on-demand/first-visit', label: 'Page data generated on first request (getStaticPaths fallback)' },
-  { href: '/examples/docs/guides/routing/intro', label: 'A catch-all route (/examples/docs/[...path])' },
-  { href: '/examples/announcer/titled', label: 'Route announcer: a page with a title' },
-  { href: '/examples/announcer/heading', label: 'Route announcer: a page with a heading and no title' },
-  { href: '/examples/announcer/bare', label: 'Route announcer: a page with neither' },
-  { href: '/examples/unavailable', label: 'The error page for another status (503)' },
-  { href: '/examples/same-route-twice', label: 'Two links to one dynamic route' },
-] as const;
-
+/** The start page: replace it with your product's (docs/build-your-product.md). */
 export default function Home() {
   return (
     <main>
-      <PageHead
-        title="Home"
-        description="Reference pages for the app's routing: dynamic and catch-all routes, page data, the route announcer and the error pages."
-      />
+      <PageHead title="Home" description="The start page of a product built on this foundation." />
       <h1>Home</h1>
       <Image
         src={hero}
@@ -33,21 +17,10 @@ export default function Home() {
         sizes="(max-width: 48rem) 100vw, 48rem"
         style={{ width: '100%', height: 'auto' }}
       />
-      <p className="notice">
-        The product&apos;s screens are not built yet. These reference pages exercise every routing behaviour of the
-        specification; product screens will replace them.
+      <p>
+        This is where your product starts. Replace this page with your own, and add yours beside it: every page of the
+        build is held to the foundation&apos;s promises by its tests.
       </p>
-      <ul>
-        {examples.map(({ href, label }) => (
-          <li key={href}>
-            {/* Prefetched when pointed at or touched, not all ten on every view: each prefetch loads and runs a
-                route's code, 300 ms and more of a phone's main thread for the list (docs/performance.md). */}
-            <Link href={href} prefetch={false}>
-              {label}
-            </Link>
-          </li>
-        ))}
-      </ul>
     </main>
   );
 }

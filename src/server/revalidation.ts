@@ -1,5 +1,6 @@
 // The decisions of POST /api/revalidate (src/pages/api/revalidate.ts): who may call it and which paths it takes.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isCachedPage, type CachedPages } from './cachedPages';
 import { isApiRoute, isUnknownSlugPage } from './routing';
 
 /** Longest path the route takes; no page of the app comes near it. */
@@ -13,32 +14,6 @@ export function bearerMatches(authorization: string | undefined, secret: string)
   const token = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(token), digest(secret));
-}
-
-/** What the build's prerender-manifest.json says of the pages Next caches (ISR pages and fallback routes). */
-export interface PrerenderManifest {
-  routes: Record<string, unknown>;
-  dynamicRoutes: Record<string, { routeRegex: string; fallback: string | null | false }>;
-}
-
-/** The pages a build caches: its prerendered paths, and the routes that make a page on a path's first request. */
-export interface CachedPages {
-  paths: ReadonlySet<string>;
-  routes: readonly { route: string; pattern: RegExp }[];
-}
-
-export function cachedPages(manifest: PrerenderManifest): CachedPages {
-  return {
-    paths: new Set(Object.keys(manifest.routes)),
-    routes: Object.entries(manifest.dynamicRoutes)
-      // fallback: false answers 404 for any path the build did not prerender: those are in `paths`.
-      .filter(([, route]) => route.fallback !== false)
-      .map(([route, { routeRegex }]) => ({ route, pattern: new RegExp(routeRegex) })),
-  };
-}
-
-export function isCachedPage(path: string, pages: CachedPages): boolean {
-  return pages.paths.has(path) || pages.routes.some(({ pattern }) => pattern.test(path));
 }
 
 export type RevalidationRequest = { path: string } | { problem: string };
@@ -81,7 +56,7 @@ export function revalidationRequest(body: string, pages: CachedPages): Revalidat
     };
   }
   // The proxy refuses these, but revalidation renders the page without it.
-  if (isUnknownSlugPage(path))
+  if (isUnknownSlugPage(path, pages))
     return { problem: `No page of the app answers ${path}: it is not a slug the product can have.` };
   return { path };
 }

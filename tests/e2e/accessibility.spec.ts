@@ -4,9 +4,8 @@ import { errorPageDescription } from '../../src/config/site';
 import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
-// after a direct load and after a client-side navigation from the home page, in the light and the dark colour scheme.
-// A product screen copies one line of this file: add its path to `directLoads` (and to `linkedFromHome` when the home
-// page links it).
+// after a direct load and after a client-side navigation from the reference pages' index, in the light and the dark
+// colour scheme. A product's pages need no line here: the sweep (tests/e2e/sweep.spec.ts) checks every page of the build.
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
 const rules = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
@@ -100,8 +99,8 @@ test('axe: no violation on the client-exception page', async ({ page }) => {
   expect(csp).toEqual([]);
 });
 
-/** The pages the home page links to: each is also checked after a client-side navigation from there. */
-const linkedFromHome = [
+/** The pages the reference pages' index links to: each is also checked after a client-side navigation from there. */
+const linkedFromIndex = [
   '/examples/42',
   '/examples/new',
   '/examples/generated',
@@ -114,26 +113,26 @@ const linkedFromHome = [
   '/examples/same-route-twice',
 ];
 
-test('the home page links exactly the pages checked after a client-side navigation', async ({ page }) => {
-  await page.goto('/');
+test("the reference pages' index links exactly the pages checked after a client-side navigation", async ({ page }) => {
+  await page.goto('/examples');
   const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-  expect(hrefs).toEqual(linkedFromHome);
+  expect(hrefs).toEqual(linkedFromIndex);
 });
 
-for (const href of linkedFromHome) {
-  test(`axe: no violation on ${href} after a client-side navigation from the home page`, async ({ page }) => {
+for (const href of linkedFromIndex) {
+  test(`axe: no violation on ${href} after a client-side navigation from the index`, async ({ page }) => {
     const csp = await recordCspViolations(page);
-    await page.goto('/');
+    await page.goto('/examples');
     await page.waitForFunction(() => (window as unknown as { next?: { router?: object } }).next?.router);
-    const homeDescription = await page.locator('meta[name="description"]').getAttribute('content');
+    const indexDescription = await page.locator('meta[name="description"]').getAttribute('content');
     await page.locator(`main a[href="${href}"]`).click();
     await page.waitForURL((url) => url.pathname === href);
-    // The home page's list is gone and the new page's data has arrived.
+    // The index's list is gone and the new page's data has arrived.
     await expect(page.locator('main li a')).toHaveCount(0);
     await expect(page.getByRole('status')).toHaveCount(0);
-    // The router replaced the home page's description with the new page's own.
+    // The router replaced the index's description with the new page's own.
     await expect(page.locator('meta[name="description"]')).toHaveCount(1);
-    await expect(page.locator('meta[name="description"]')).not.toHaveAttribute('content', homeDescription!);
+    await expect(page.locator('meta[name="description"]')).not.toHaveAttribute('content', indexDescription!);
     expect(await axeViolations(page, href)).toEqual([]);
     expect(csp).toEqual([]);
   });
@@ -142,7 +141,7 @@ for (const href of linkedFromHome) {
 test('motion: a transition or animation a screen adds is cut to a frame when reduced motion is asked for', async ({
   page,
 }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   // What a product screen's stylesheet might add; `style-src` allows it, and the global reduced-motion rule wins.
   await page.addStyleTag({ content: '.moving { transition: opacity 2s; animation: spin 3s infinite; }' });
   const durations = () =>

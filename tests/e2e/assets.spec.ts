@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 // (failed script or stylesheet, route time-out of 3800 ms) must not leave the user on a broken page.
 
 test('scripts and stylesheets load from /_next/static/ with immutable cache headers', async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   const assets = await page.evaluate(() => [
     ...[...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((s) => s.src),
     ...[...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => l.href),

@@ -77,8 +77,8 @@ test.describe('a rolling deploy: the load balancer switches from the old build t
       await page.setViewportSize({ width: 800, height: 200 });
       // Seen twice in full runs: a document of the new build here, served by nginx's old worker after route([old]);
       // route() now waits for that worker to exit. The status and upstreams say what happened should it come again.
-      const home = await page.goto(`${nginx.origin}/`);
-      expect(home?.status(), JSON.stringify(nginx.log().slice(-3))).toBe(200);
+      const index = await page.goto(`${nginx.origin}/examples`);
+      expect(index?.status(), JSON.stringify(nginx.log().slice(-3))).toBe(200);
       const oldBuild = (await old.health()).buildId;
       expect((await nextData(page)).buildId).toBe(oldBuild);
 
@@ -129,7 +129,7 @@ for (const cpuSlowdown of [1, 4]) {
       const pageScripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
       expect(pageScripts.size).toBeGreaterThan(0);
       // The route's script elements hang (an instance that stopped answering) until the full navigation begins,
-      // from before the home page loads, so that no prefetch can load them first. (A `<link rel=prefetch>` of them is
+      // from before the index loads, so that no prefetch can load them first. (A `<link rel=prefetch>` of them is
       // fetched where page.route does not see it; the scripts are what waits.)
       let stalling = true;
       const held: Route[] = [];
@@ -141,7 +141,7 @@ for (const cpuSlowdown of [1, 4]) {
       page.on('request', (r) => {
         if (r.isNavigationRequest() && new URL(r.url()).pathname === '/examples/new') stalling = false;
       });
-      await page.goto(`${instance.origin}/`);
+      await page.goto(`${instance.origin}/examples`);
       if (cpuSlowdown > 1) await slowDownCpu(page, cpuSlowdown);
       await markClickAndLeave(page);
       const before = documents.length;
@@ -200,7 +200,7 @@ test.describe('page-data retries (spec §4: during a server render, up to 3 atte
 
   test('a client-side navigation is not retried: one failure, then a full navigation', async ({ page }) => {
     const { documents } = watch(page);
-    await page.goto('/');
+    await page.goto('/examples');
     const attempts = await failData(page, '/examples/42', 1);
     const before = documents.length;
     await page.getByRole('link', { name: /^A dynamic segment/ }).click();
@@ -251,7 +251,7 @@ test.describe('three instances of one build behind nginx, round-robin', () => {
     const replaySession = () =>
       page.evaluate(() => (JSON.parse(sessionStorage.getItem('sentryReplaySession') ?? '{}') as { id?: string }).id);
 
-    await page.goto(`${nginx.origin}/`);
+    await page.goto(`${nginx.origin}/examples`);
     await expect.poll(replaySession, { timeout: 10_000 }).toMatch(/^[0-9a-f]{32}$/);
     const session = await replaySession();
 
@@ -267,8 +267,8 @@ test.describe('three instances of one build behind nginx, round-robin', () => {
       for (const stop of tour) {
         await page.getByRole('link', { name: stop.link }).click();
         if (stop.heading) await expect(page.getByRole('heading', { level: 1, name: stop.heading })).toBeVisible();
-        await page.getByRole('link', { name: 'Back to the home page' }).click();
-        await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+        await page.getByRole('link', { name: 'Back to the reference pages' }).click();
+        await expect(page.getByRole('heading', { level: 1, name: 'Reference pages' })).toBeVisible();
       }
     };
 

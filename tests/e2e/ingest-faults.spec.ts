@@ -23,7 +23,7 @@ async function browse(page: Page) {
   cdp.on('Network.requestWillBeSent', (event) => {
     if (event.request.url.startsWith(ingestOrigin)) toIngest.push(event.wallTime * 1000);
   });
-  await page.goto('/');
+  await page.goto('/examples');
   // When the load event ended, in the browser's wall clock (as the request timings are).
   const loadEnded = await page.evaluate(() => {
     const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
@@ -34,8 +34,8 @@ async function browse(page: Page) {
     if (startTime < loadEnded) problems.push(`sent to the ingest before the load event`);
   await page.getByRole('link', { name: /A dynamic segment/ }).click();
   await expect(page.getByTestId('segment')).toHaveText('42');
-  await page.getByRole('link', { name: 'Back to the home page' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Home');
+  await page.getByRole('link', { name: 'Back to the reference pages' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reference pages');
   return { problems };
 }
 

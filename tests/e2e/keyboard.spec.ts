@@ -32,11 +32,11 @@ function focused(page: Page) {
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`Tab reaches every home-page link in order; Enter follows one; focus lands on the heading (${colorScheme})`, async ({
+  test(`Tab reaches every link of the reference index in order; Enter follows one; focus lands on the heading (${colorScheme})`, async ({
     page,
   }) => {
     await page.emulateMedia({ colorScheme });
-    await page.goto('/');
+    await page.goto('/examples');
     await page.waitForFunction(() => (window as unknown as { next?: { router?: object } }).next?.router);
     const hrefs = await page
       .locator('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')
@@ -70,19 +70,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     // The next Tab goes on from the heading, to the new page's first link.
     await page.keyboard.press('Tab');
-    expect((await focused(page)).text).toBe('Back to the home page');
+    expect((await focused(page)).text).toBe('Back to the reference pages');
   });
 }
 
 test('after a client-side navigation to a page without a heading, focus is at the top of the main content', async ({
   page,
 }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   await page.waitForFunction(() => (window as unknown as { next?: { router?: object } }).next?.router);
   await page.getByRole('link', { name: 'Route announcer: a page with neither' }).focus();
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/examples\/announcer\/bare$/);
   await expect(page.locator('main')).toBeFocused();
   await page.keyboard.press('Tab');
-  expect((await focused(page)).text).toBe('Back to the home page');
+  expect((await focused(page)).text).toBe('Back to the reference pages');
 });

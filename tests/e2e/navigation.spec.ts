@@ -18,7 +18,7 @@ import {
 
 /**
  * The paths of a route's scripts, from Next's build manifest (requests add the `?dpl=` token: compare paths), read
- * on a page that links nothing but the home page, so that nothing has prefetched the route yet.
+ * on a page that links nothing but the reference pages' index, so that nothing has prefetched the route yet.
  */
 async function routeScripts(page: Page, route: string): Promise<Set<string>> {
   await page.goto('/examples/announcer/titled');
@@ -150,9 +150,9 @@ for (const sdk of ['before', 'after'] as const) {
       // Registered last, the stall sees the route's scripts first (page.route tries the newest handler first).
       const hold = sdk === 'before' ? await holdReporting(page) : undefined;
       const stall = await stallScripts(page, scripts, '/examples/new');
-      await open(page, '/', hold);
+      await open(page, '/examples', hold);
       const link = page.getByRole('link', { name: /^A static route that beats/ });
-      // Pointed at, the link loads the route (the home page's links prefetch on intent): that fails, and both the
+      // Pointed at, the link loads the route (the index's links prefetch on intent): that fails, and both the
       // guard (a failed build asset) and Next's router (a failed route) then make the click a full navigation.
       await failPrefetch(page, scripts, () => link.hover());
       if (hold) expect(await hold.started()).toBe(false);
@@ -198,7 +198,7 @@ test('a second full navigation to where the guard already goes is refused: one d
       await route.continue().catch(() => {});
     },
   );
-  await page.goto('/');
+  await page.goto('/examples');
   // The page is outdated, as after a deploy: one of the build's assets fails to load.
   await page.evaluate(
     () =>
@@ -236,12 +236,14 @@ test('a navigation that completes is left alone: no full navigation, also after 
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
-test('the home page prefetches a route when its link is pointed at, not every route on load', async ({ page }) => {
+test("the reference pages' index prefetches a route when its link is pointed at, not every route on load", async ({
+  page,
+}) => {
   const dataRequests: string[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
   });
-  await page.goto('/');
+  await page.goto('/examples');
   // The SDK starts once the page is idle after its load: links in view would have been prefetched by then.
   await waitForReporting(page);
   expect(dataRequests).toEqual([]);
@@ -256,7 +258,7 @@ test("a prefetch does not ask the proxy about the link: pointing at a server-ren
   page.on('request', (request) => {
     if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
   });
-  await page.goto('/');
+  await page.goto('/examples');
   await waitForReporting(page);
   // getServerSideProps: its data is never prefetched; Next's default prefetch ('flexible') would still send a data
   // request through the proxy to learn what the proxy does with the link.

@@ -18,7 +18,7 @@ test("the SDK's code is fetched after the page's largest paint, even one that co
   page,
 }) => {
   await showFirstViewAfterLoad(page);
-  await page.goto('/');
+  await page.goto('/examples');
   await waitForReporting(page);
   const { largestPaint, loaded, sdkFetched } = await page.evaluate(
     (chunks) =>

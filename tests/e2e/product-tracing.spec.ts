@@ -1,19 +1,19 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendRequest } from '../support/backend';
 import { startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir, guideServerDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mjs';
 import type { IngestClient } from '../support/ingest';
 import { startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 
 // Issue 29: a product's own calls are traced. Step 4 of docs/build-your-product.md (a page that calls the backend with
 // fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` with the guide's other
-// files (tests/support/first-page.mjs) and served here against a local backend and Debian's Postgres. The spans come
-// from the SDK's diagnostics-channel injection, which an SDK or Next upgrade could drop silently: this test would fail.
-const serverDir = guideServerDir;
+// files into the app the tests build (tests/support/test-app.mjs), and served here by an instance of its own against a
+// backend and a Debian Postgres of this test's. The spans come from the SDK's diagnostics-channel injection, which an
+// SDK or Next upgrade could drop silently: this test would fail.
+const release = readFileSync(`${e2eDistDir}/BUILD_ID`, 'utf8').trim();
 
 /** The transaction of the request that got this response, and a finder for its spans. */
 async function tracedAs(ingest: IngestClient, response: { headers(): Record<string, string> }, since: number) {
@@ -39,7 +39,7 @@ function expectTraceHeaders(received: BackendRequest | undefined, transaction: E
       `sentry-trace_id=${traceId}`,
       'sentry-public_key=public',
       'sentry-environment=production',
-      'sentry-release=first-page',
+      `sentry-release=${release}`,
       'sentry-sampled=true',
     ]),
   );
@@ -62,9 +62,6 @@ test("a page's fetch and queries and an API route's node:http call are spans und
   since,
 }) => {
   test.setTimeout(60_000);
-  if (!existsSync(join(serverDir, 'server.js'))) {
-    throw new Error(`No build of the guide's pages in ${serverDir}: run node tests/support/first-page.mjs first.`);
-  }
   [postgres, backend] = await Promise.all([
     startPostgres(),
     startBackend({ '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } }),
@@ -73,7 +70,7 @@ test("a page's fetch and queries and an API route's node:http call are spans und
   await client.connect();
   await client.query("CREATE TABLE products (name text); INSERT INTO products VALUES ('pears'), ('apples')");
   await client.end();
-  app = await startInstance(e2eDistDir, serverDir, { BACKEND_URL: backend.origin, DATABASE_URL: postgres.url });
+  app = await startInstance(e2eDistDir, undefined, { BACKEND_URL: backend.origin, DATABASE_URL: postgres.url });
   const received = (path: string) => backend!.received.filter((r) => r.path === path).at(-1);
 
   await test.step('the page: fetch, the pool, the query and a span of its own, under getServerSideProps', async () => {

@@ -41,7 +41,7 @@ test('an unsafe inbound X-Request-Id is replaced', async ({ request }) => {
 });
 
 test('excluded paths do not pass through the proxy', async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   const asset = await page.evaluate(
     () => document.querySelector<HTMLScriptElement>('script[src^="/_next/static/"]')!.src,
   );

@@ -21,7 +21,7 @@ const statusOf = (t: Event) =>
   (t.contexts?.trace?.data as Record<string, unknown> | undefined)?.['http.response.status_code'];
 
 test('the browser SDK runs with the spec values', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   const options = await browserClientOptions(page);
   expect(options).toMatchObject({
     tracesSampleRate: 1,
@@ -84,7 +84,7 @@ test('errors raised before the SDK has loaded are held and reported as the globa
       void Promise.reject(new Error(`early rejection ${t}`));
     });
   }, token);
-  await page.goto('/');
+  await page.goto('/examples');
   expect(await page.evaluate(() => (globalThis as Record<string, unknown>).__sdkBeforeErrors)).toBe(false);
   const thrown = await ingest.waitForError((e) => thrownException(e) === `early throw ${token}`, { since });
   const rejected = await ingest.waitForError((e) => thrownException(e) === `early rejection ${token}`, { since });
@@ -231,12 +231,14 @@ test('framework redirects and 404s are not reported; a real 500 is', async ({
   expect((await request.get(`/no/such/${token}`)).status()).toBe(404);
   expect((await request.get(`/api/no-such-${token}`)).status()).toBe(404);
   await page.goto(`/no/such/${token}`);
-  await page.goto('/');
+  await page.goto('/examples');
   expect((await request.get('/diagnostics/ssr-error')).status()).toBe(500);
   await ingest.waitForTransaction((t) => t.transaction === 'GET /diagnostics/ssr-error' && statusOf(t) === 500, {
     since,
   });
-  await ingest.waitForTransaction((t) => t.transaction === '/' && t.contexts?.trace?.op === 'pageload', { since });
+  await ingest.waitForTransaction((t) => t.transaction === '/examples' && t.contexts?.trace?.op === 'pageload', {
+    since,
+  });
   await ingest.expectNone<Event>(
     'transaction',
     (t) => statusOf(t) === 404 || t.transaction === '/404' || JSON.stringify(t).includes(token),
@@ -256,7 +258,7 @@ test('framework redirects and 404s are not reported; a real 500 is', async ({
 });
 
 test('trace headers go to same-origin requests only', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   await waitForReporting(page);
   const sent = new Map<string, Record<string, string>>();
   page.on('request', (r) => sent.set(new URL(r.url()).pathname, r.headers()));
@@ -331,7 +333,7 @@ test('replay compresses its recording in a worker served from the app, under the
 });
 
 test('a production build serves no source maps', async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   const scripts = await page.evaluate(() => [...document.scripts].map((s) => s.src).filter(Boolean));
   expect(scripts.length).toBeGreaterThan(0);
   for (const script of scripts) {
@@ -342,7 +344,7 @@ test('a production build serves no source maps', async ({ page, request }) => {
 });
 
 test('the browser runs the integrations the spec and its users need, and none of those left out', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   const needed = [
     'EventFilters',
     'GlobalHandlers',
@@ -360,7 +362,7 @@ test('the browser runs the integrations the spec and its users need, and none of
 });
 
 test("the browser SDK ships without its debug logging (Sentry's __SENTRY_DEBUG__ flag)", async ({ page, request }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   await waitForReplay(page);
   const scripts = await page.evaluate(() =>
     performance

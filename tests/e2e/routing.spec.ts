@@ -14,7 +14,7 @@ test('a dynamic segment is matched and its value filled in, on the server and af
   request,
 }) => {
   expect(await (await request.get('/examples/abc-123')).text()).toContain('abc-123');
-  await page.goto('/');
+  await page.goto('/examples');
   await page.getByRole('link', { name: /A dynamic segment/ }).click();
   await expect(page.getByTestId('segment')).toHaveText('42');
 });
@@ -34,7 +34,7 @@ test('client-side navigation fetches page data with GET from the build-specific 
   // Link prefetching may fetch it before the click and the router reuses that answer: count both.
   const dataRequests: import('@playwright/test').Request[] = [];
   page.on('request', (r) => new URL(r.url()).pathname.endsWith('/examples/42.json') && dataRequests.push(r));
-  await page.goto('/');
+  await page.goto('/examples');
   const buildId = await page.evaluate(
     () => (window as unknown as { __NEXT_DATA__: { buildId: string } }).__NEXT_DATA__.buildId,
   );
@@ -58,7 +58,7 @@ for (const [failure, handle] of [
     page,
   }) => {
     await page.route('**/_next/data/**', handle);
-    await page.goto('/');
+    await page.goto('/examples');
     await markDocument(page);
     await page.getByRole('link', { name: /A dynamic segment/ }).click();
     await expect(page).toHaveURL(/\/examples\/42$/);
@@ -70,7 +70,7 @@ for (const [failure, handle] of [
 test('after navigating to a getStaticProps page, the router checks for a newer version with HEAD', async ({ page }) => {
   const dataRequests: import('@playwright/test').Request[] = [];
   page.on('request', (r) => new URL(r.url()).pathname.endsWith('/examples/generated.json') && dataRequests.push(r));
-  await page.goto('/');
+  await page.goto('/examples');
   const buildId = await page.evaluate(
     () => (window as unknown as { __NEXT_DATA__: { buildId: string } }).__NEXT_DATA__.buildId,
   );

@@ -28,7 +28,7 @@ function inlineScripts(html: string): string[] {
 test('every kind of response carries the security headers and no X-Powered-By', async ({ page, request }) => {
   // The app's own route, which redacts reports before they go to Sentry (csp-reports.spec.ts).
   const violationReports = '/api/csp-report';
-  await page.goto('/');
+  await page.goto('/examples');
   const asset = await page.evaluate(
     () => document.querySelector<HTMLScriptElement>('script[src^="/_next/static/"]')!.src,
   );
@@ -127,18 +127,18 @@ test('the 405 and client-exception error pages show with no CSP violation', asyn
 test('client-side navigations to every reference page cause no CSP violation', async ({ page }) => {
   test.setTimeout(60_000);
   const violations = await recordCspViolations(page);
-  await page.goto('/');
+  await page.goto('/examples');
   const hrefs = await page.locator('main li a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
   expect(hrefs.length).toBeGreaterThan(5);
   // Each navigation loads the route's chunks, its bootstrap chunk among them, into the page already loaded.
   const clientSide: string[] = [];
   for (const href of hrefs) {
-    await page.goto('/');
+    await page.goto('/examples');
     await page.waitForFunction(() => (window as unknown as { next?: { router?: object } }).next?.router);
     await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await page.locator(`main li a[href="${href}"]`).click();
     await page.waitForURL((url) => url.pathname === href);
-    // The home page's list is gone: the page navigated to has rendered.
+    // The list of reference pages is gone: the page navigated to has rendered.
     await expect(page.locator('main li a')).toHaveCount(0);
     if (await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)) {
       clientSide.push(href);

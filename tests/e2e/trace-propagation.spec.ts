@@ -15,7 +15,7 @@ test("the browser's same-origin requests carry traceparent, sentry-trace and bag
   ingest,
   since,
 }) => {
-  await page.goto('/');
+  await page.goto('/examples');
   await installedIntegrations(page, ['BrowserTracing'], 'BrowserTracing');
   const [data] = await Promise.all([
     page.waitForRequest((r) => /\/_next\/data\/[^/]+\/examples\/7\.json/.test(r.url())),

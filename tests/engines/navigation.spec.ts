@@ -23,7 +23,7 @@ import {
 // navigation to its target; a deploy lands in full on the new build. Firefox has the Navigation API, with which the
 // guard refuses a navigation that repeats its own; WebKit has none, and the guard must keep its promise without it.
 
-/** The paths of a route's scripts, from Next's build manifest, read on a page that links only the home page. */
+/** The paths of a route's scripts, from Next's build manifest, read on a page that links only the reference pages' index. */
 async function routeScripts(tab: EngineTab, site: SiteProxy, route: string): Promise<Set<string>> {
   await tab.goto(`${site.origin}/examples/announcer/titled`);
   await tab.waitFor(() => '__BUILD_MANIFEST' in self, []);
@@ -78,7 +78,7 @@ test('the guard’s path in this engine: with the Navigation API in Firefox, wit
   site,
   engine,
 }) => {
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   expect(await tab.evaluate(() => 'navigation' in globalThis)).toBe(engine === 'firefox');
 });
@@ -109,7 +109,7 @@ for (const sdk of ['before', 'after'] as const) {
         if (phase === 'pass') return undefined;
         return sdkHeld.has(r.path) ? 'hold' : scripts.has(r.path) ? phase : undefined;
       });
-      await open(tab, site, '/');
+      await open(tab, site, '/examples');
       const link = 'main a[href="/examples/new"]';
       await tab.evaluate(() =>
         addEventListener(
@@ -175,7 +175,7 @@ test('a route whose scripts do not arrive within 3.8 s is loaded by one full nav
     if (r.document && r.path === '/examples/new') stalling = false;
     return stalling && scripts.has(r.path) ? 'hold' : undefined;
   });
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   const waited = await clickIntoOneFullNavigation(tab, site, 'main a[href="/examples/new"]', '/examples/new');
   expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
@@ -200,7 +200,7 @@ test('the guard goes full while the page data hangs, and the data then fails: st
     }
     return stalling && r.path.endsWith('/examples/42.json') ? 'hold' : undefined;
   });
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   const waited = await clickIntoOneFullNavigation(tab, site, 'main a[href="/examples/42"]', '/examples/42');
   expect(waited.fromClick).toBeGreaterThanOrEqual(fullNavigationAfterMs);
@@ -236,7 +236,7 @@ test('a deploy between two clicks: each kind of page lands, in one full navigati
     const oldBuild = (await (await fetch(`${appOrigin}/api/health`)).json()) as { buildId: string };
     for (const path of ['/examples/42', '/examples/new', '/examples/generated']) {
       site.routeTo(appOrigin);
-      await tab.goto(`${site.origin}/`);
+      await tab.goto(`${site.origin}/examples`);
       await tab.waitFor(hydrated, []);
       expect(await tab.evaluate(buildOfPage), path).toBe(oldBuild.buildId);
       // The load balancer now sends everything to the new release: the old build's data and scripts are gone.

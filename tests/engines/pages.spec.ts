@@ -18,8 +18,8 @@ test('the page load and a client-side navigation are traced from this engine, ea
   ingest,
   since,
 }) => {
-  await tab.goto(`${site.origin}/`);
-  await ingest.waitForTransaction(browserTransaction(site, 'pageload', '/'), { since });
+  await tab.goto(`${site.origin}/examples`);
+  await ingest.waitForTransaction(browserTransaction(site, 'pageload', '/examples'), { since });
   await tab.waitFor(hydrated, []);
   await tab.click('main a[href="/examples/42"]');
   await tab.waitFor(() => document.querySelector('[data-testid="segment"]')?.textContent === '42', []);
@@ -27,15 +27,15 @@ test('the page load and a client-side navigation are traced from this engine, ea
     since,
   });
   expect(navigation.contexts?.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
-  // Client-side: the one document request was the home page's.
-  expect(site.documents()).toEqual(['/']);
+  // Client-side: the one document request was the index's.
+  expect(site.documents()).toEqual(['/examples']);
 });
 
 test('the announcer is silent on first load, then reads each navigation: title, else heading, else path', async ({
   tab,
   site,
 }) => {
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   // Next renders the announcer into a portal after hydration.
   await tab.waitFor(() => document.querySelector('#__next-route-announcer__')?.getAttribute('aria-live'), [], {
@@ -51,8 +51,8 @@ test('the announcer is silent on first load, then reads each navigation: title, 
     (text) => document.querySelector('#__next-route-announcer__')?.textContent === text,
     ['Announcer: titled page'],
   );
-  await tab.click('a[href="/"]');
-  await tab.waitFor(() => document.querySelector('#__next-route-announcer__')?.textContent === 'Home', []);
+  await tab.click('a[href="/examples"]');
+  await tab.waitFor(() => document.querySelector('#__next-route-announcer__')?.textContent === 'Reference pages', []);
   await tab.click('a[href="/examples/announcer/heading"]');
   await tab.waitFor(
     () => document.querySelector('#__next-route-announcer__')?.textContent === 'Announcer: first heading',
@@ -65,7 +65,7 @@ test('the announcer is silent on first load, then reads each navigation: title, 
     () => document.querySelector('#__next-route-announcer__')?.textContent === '/examples/announcer/bare',
     [],
   );
-  expect(site.documents()).toEqual(['/']);
+  expect(site.documents()).toEqual(['/examples']);
 });
 
 test('the error pages show the spec’s texts, rendered in this engine', async ({ tab, site }) => {
@@ -113,11 +113,11 @@ const focused = (tab: EngineTab) =>
     };
   });
 
-test('Tab reaches every home-page link in order; Enter follows one; focus lands on the new page’s heading', async ({
+test('Tab reaches every link of the reference index in order; Enter follows one; focus lands on the new page’s heading', async ({
   tab,
   site,
 }) => {
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   const hrefs = await tab.evaluate(() =>
     [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')].map(
@@ -140,34 +140,34 @@ test('Tab reaches every home-page link in order; Enter follows one; focus lands 
     what: 'focus on the main heading',
   });
   await tab.press('Tab');
-  expect((await focused(tab)).text).toBe('Back to the home page');
-  expect(site.documents()).toEqual(['/']);
+  expect((await focused(tab)).text).toBe('Back to the reference pages');
+  expect(site.documents()).toEqual(['/examples']);
 });
 
 test('after a client-side navigation to a page without a heading, focus is at the top of the main content', async ({
   tab,
   site,
 }) => {
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   await tab.evaluate(() => document.querySelector<HTMLElement>('a[href="/examples/announcer/bare"]')?.focus());
   await tab.press('Enter');
   await tab.waitFor(() => location.pathname === '/examples/announcer/bare' && !document.querySelector('main li a'), []);
   await tab.waitFor(() => document.activeElement === document.querySelector('main'), [], { what: 'focus on main' });
   await tab.press('Tab');
-  expect((await focused(tab)).text).toBe('Back to the home page');
+  expect((await focused(tab)).text).toBe('Back to the reference pages');
 });
 
 test('no page causes a CSP violation: every reference page loaded, and reached client-side', async ({ tab, site }) => {
   test.setTimeout(60_000);
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   const hrefs = await tab.evaluate(() =>
     [...document.querySelectorAll('main li a')].map((a) => a.getAttribute('href')!),
   );
   expect(hrefs.length).toBeGreaterThan(5);
   for (const href of hrefs) {
-    await tab.goto(`${site.origin}/`);
+    await tab.goto(`${site.origin}/examples`);
     await tab.waitFor(hydrated, []);
     await follow(tab, href);
     await tab.goto(`${site.origin}${href}`);
@@ -185,7 +185,7 @@ test('the CSP is enforced, and its violations are seen: an injected script, eval
   site,
 }) => {
   test.info().annotations.push({ type: provokesCspViolations });
-  await tab.goto(`${site.origin}/`);
+  await tab.goto(`${site.origin}/examples`);
   await tab.waitFor(hydrated, []);
   const ran = await tab.evaluate(async () => {
     const results: Record<string, boolean> = {};

@@ -1,7 +1,7 @@
 // A product's backend, as small as it gets: a plain HTTP server on loopback that answers JSON and records every request
 // it receives, headers included, so that a test can see what the app sent it (tests/e2e/product-tracing.spec.ts).
 import http, { type IncomingHttpHeaders } from 'node:http';
-import { freePort } from './cluster';
+import { freePort } from './ports.ts';
 
 export interface BackendRequest {
   method: string;
@@ -18,8 +18,8 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-/** Starts the backend: `answers` maps a path to the JSON it answers with 200; other paths get 404. */
-export async function startBackend(answers: Record<string, unknown>): Promise<Backend> {
+/** Starts the backend (on `port`, else a free one): `answers` maps a path to the JSON it answers with 200, others 404. */
+export async function startBackend(answers: Record<string, unknown>, port?: number): Promise<Backend> {
   const received: BackendRequest[] = [];
   let failure: number | undefined;
   const server = http.createServer((request, response) => {
@@ -29,7 +29,7 @@ export async function startBackend(answers: Record<string, unknown>): Promise<Ba
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(status === 200 ? answers[path] : { error: `backend answered ${status}` }));
   });
-  const port = await freePort();
+  port ??= await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${port}`,

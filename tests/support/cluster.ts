@@ -1,29 +1,14 @@
 // Several instances of production builds behind a real nginx, all on loopback: the deployment tests' cluster.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mjs';
+import { freePort } from './ports.ts';
+
+export { freePort };
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-
-/**
- * A port nothing listens on now, below the range Linux hands out to clients (32768–60999). The tests poll a server's
- * port while it starts; a client connecting to a port in that range can get the same port as its own source and
- * connect to itself (TCP simultaneous open), and the server that starts next on it then fails with EADDRINUSE.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
 
 /** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
 const children = new Set<ChildProcess>();

@@ -15,5 +15,7 @@ export declare const nextReleaseBuildEnv: { NEXT_DIST_DIR: string; BUILD_ID: str
 export declare const rebuildEnv: { NEXT_DIST_DIR: string } & Record<string, string>;
 export declare const e2eServerEnv: Record<string, string>;
 export declare const serverLogFile: string;
-export declare const firstPageCopy: string;
-export declare const guideServerDir: string;
+export declare const testAppCopy: string;
+export declare const backendPort: number;
+export declare const postgresPort: number;
+export declare const productServicesEnv: { BACKEND_URL: string; DATABASE_URL: string };

@@ -29,6 +29,14 @@ export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
 export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
 export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 
+/** The services the product's pages call, started for the end-to-end server (tests/product/services.ts). */
+export const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3102);
+export const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3103);
+export const productServicesEnv = {
+  BACKEND_URL: `http://127.0.0.1:${backendPort}`,
+  DATABASE_URL: `postgres://app@127.0.0.1:${postgresPort}/postgres`,
+};
+
 /** The tests' own build directory: `npm test` leaves the build `npm start` serves alone. */
 export const e2eDistDir = '.next-e2e';
 
@@ -41,17 +49,15 @@ export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-n
 /** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
-/** The throwaway copy of the app with the guide's first page added (tests/support/first-page.mjs). */
-export const firstPageCopy = '.test-results/first-page';
-
-/** Where the standalone server of the guide's build lands: Next takes the project as the root of the copy's build. */
-export const guideServerDir = `${firstPageCopy}/${e2eDistDir}/standalone/${firstPageCopy}`;
+/** The app the end-to-end tests build: the app with the tests' pages and the guide's files (tests/support/test-app.mjs). */
+export const testAppCopy = '.test-results/app';
 
 /** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs). */
 export const serverLogFile = '.test-results/e2e-server.log';
 
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {
+  ...productServicesEnv,
   NEXT_DIST_DIR: e2eDistDir,
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),

@@ -4,7 +4,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './cluster';
+import { freePort } from './ports.ts';
 
 /**
  * Where initdb and postgres are: POSTGRES_BIN_DIR, else Debian's newest /usr/lib/postgresql/<version>/bin (Debian puts
@@ -38,8 +38,8 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
-/** Starts Postgres on a free loopback port below 32768, and resolves once it accepts connections. */
-export async function startPostgres(): Promise<Postgres> {
+/** Starts Postgres on a loopback port (a free one below 32768 unless given), and resolves once it accepts connections. */
+export async function startPostgres(port?: number): Promise<Postgres> {
   const bin = postgresBinDir();
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'postgres-'));
@@ -58,7 +58,7 @@ export async function startPostgres(): Promise<Postgres> {
       throw new Error(`No initdb (${init.error.message}): apt-get install -y postgresql, or set POSTGRES_BIN_DIR.`);
     }
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}${init.stderr}`);
-    const port = await freePort();
+    port ??= await freePort();
     const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
     const started = spawn(
       join(bin, 'postgres'),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, cachedPages, revalidationRequest } from '../../src/server/revalidation';
+import { cachedPages } from '../../src/server/cachedPages';
+import { bearerMatches, revalidationRequest } from '../../src/server/revalidation';
 
 const secret = 'x'.repeat(20) + 'correct-secret';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isApiRoute, isProductSlug, proxyDecision, requestIdFor } from '../../src/server/routing';
+import { defaultSlugRule, slugRules } from '../../src/config/slugs';
+import { cachedPages } from '../../src/server/cachedPages';
+import { acceptsSlug, isApiRoute, proxyDecision, requestIdFor, slugRuleOf } from '../../src/server/routing';
 
 describe('isApiRoute (spec §2)', () => {
   it.each(['/api', '/api/', '/api/health', '/api/a/b/c'])('%s is an API route', (path) => {
@@ -53,34 +55,48 @@ describe('proxyDecision', () => {
   });
 });
 
-describe('slugs the product can have', () => {
-  it('are lowercase letters, digits and dashes, at most 64 characters', () => {
-    for (const slug of ['first-visit', 'acc-1x2y3z', 'a', '42', 'x'.repeat(64)])
-      expect(isProductSlug(slug), slug).toBe(true);
-    for (const slug of ['', 'First', 'a_b', 'a b', 'a%20b', 'é', 'x'.repeat(65), 'a/b', undefined, ['a']]) {
-      expect(isProductSlug(slug), String(slug)).toBe(false);
+/** A build's cached pages: a fallback route, a catch-all one, one the product gave its own rule, and a prerendered path. */
+const pages = cachedPages({
+  routes: { '/shop/on-sale': {} },
+  dynamicRoutes: {
+    '/shop/[slug]': { routeRegex: '^/shop/([^/]+?)(?:/)?$', fallback: null },
+    '/docs/[...path]': { routeRegex: '^/docs/(.+?)(?:/)?$', fallback: 'blocking' },
+    '/sku/[code]': { routeRegex: '^/sku/([^/]+?)(?:/)?$', fallback: null },
+    // fallback: false answers 404 itself for any path the build did not prerender.
+    '/fixed/[id]': { routeRegex: '^/fixed/([^/]+?)(?:/)?$', fallback: false },
+  },
+});
+
+describe("a fallback route's slugs", () => {
+  it('by default are lowercase letters, digits and dashes, at most 64 characters', () => {
+    for (const slug of ['first-visit', 'acc-1x2y3z', 'a', '42', 'x'.repeat(64), ['a', 'b-2']])
+      expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(true);
+    for (const slug of ['', 'First', 'a_b', 'a b', 'a%20b', 'é', 'x'.repeat(65), 'a/b', undefined, [], ['a', 'B']]) {
+      expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(false);
     }
   });
+  it("follow the product's own rule where it gives one (src/config/slugs.ts)", () => {
+    expect(slugRuleOf('/shop/[slug]')).toBe(defaultSlugRule);
+    for (const [route, rule] of Object.entries(slugRules)) expect(slugRuleOf(route)).toBe(rule);
+  });
   it('pass to their page; any other gets the 404 page before Next renders or caches anything', () => {
-    expect(proxyDecision('GET', '/examples/on-demand/first-visit')).toEqual({ kind: 'pass' });
-    expect(proxyDecision('HEAD', '/examples/on-demand/acc-1x2y3z/')).toEqual({ kind: 'pass' });
-    for (const path of [
-      `/examples/on-demand/${'a'.repeat(2048)}`,
-      '/examples/on-demand/Upper',
-      '/examples/on-demand/',
-      '/examples/on-demand/a/b',
-      '/examples/on-demand/%61bc',
-    ]) {
-      expect(proxyDecision('GET', path), path).toEqual({ kind: 'status', status: 404 });
+    expect(proxyDecision('GET', '/shop/first-visit', pages)).toEqual({ kind: 'pass' });
+    expect(proxyDecision('HEAD', '/shop/acc-1x2y3z/', pages)).toEqual({ kind: 'pass' });
+    expect(proxyDecision('GET', '/docs/guides/intro', pages)).toEqual({ kind: 'pass' });
+    for (const path of [`/shop/${'a'.repeat(2048)}`, '/shop/Upper', '/shop/%61bc', '/docs/guides/Intro']) {
+      expect(proxyDecision('GET', path, pages), path).toEqual({ kind: 'status', status: 404 });
     }
     // Their page data: Next's own not-found answer, before Next renders anything.
-    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/Upper.json')).toEqual({ kind: 'data-not-found' });
-    expect(proxyDecision('GET', `/_next/data/b/examples/on-demand/${'a'.repeat(65)}.json`)).toEqual({
+    expect(proxyDecision('GET', '/_next/data/b/shop/Upper.json', pages)).toEqual({ kind: 'data-not-found' });
+    expect(proxyDecision('GET', `/_next/data/b/shop/${'a'.repeat(65)}.json`, pages)).toEqual({
       kind: 'data-not-found',
     });
-    expect(proxyDecision('GET', '/_next/data/b/examples/on-demand/first-visit.json')).toEqual({ kind: 'pass' });
-    // Other pages are not the proxy's to judge.
-    expect(proxyDecision('GET', '/examples/Upper')).toEqual({ kind: 'pass' });
-    expect(proxyDecision('GET', '/_next/data/b/examples/Upper.json')).toEqual({ kind: 'pass' });
+    expect(proxyDecision('GET', '/_next/data/b/shop/first-visit.json', pages)).toEqual({ kind: 'pass' });
+  });
+  it('leave alone what is not a fallback page: prerendered paths, fallback: false, other routes, next dev', () => {
+    for (const path of ['/shop/on-sale', '/fixed/Upper', '/Upper', '/shop/a/b', '/_next/data/b/Upper.json']) {
+      expect(proxyDecision('GET', path, pages), path).toEqual({ kind: 'pass' });
+    }
+    expect(proxyDecision('GET', '/shop/Upper')).toEqual({ kind: 'pass' });
   });
 });

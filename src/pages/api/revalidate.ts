@@ -1,36 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NextApiHandler } from 'next';
 import { serverEnv } from '../../config/env';
 import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
 import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
-import {
-  bearerMatches,
-  cachedPages,
-  maxRevalidatePathLength,
-  revalidationRequest,
-  type CachedPages,
-} from '../../server/revalidation';
+import { pagesOfBuild } from '../../server/cachedPages';
+import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
 
 // The body is read here, bounded, so that malformed JSON gets this route's JSON 400 instead of Next's text.
 export const config = { api: { bodyParser: false } };
 
 /** Largest body read: a path of the longest length, with room for the JSON around it. */
 const maxBodyBytes = maxRevalidatePathLength * 4 + 256;
-
-let buildPages: CachedPages | undefined;
-
-/** The pages this build caches, from its prerender manifest (the server runs in the directory that holds the build). */
-function pagesOfBuild(): CachedPages | undefined {
-  if (buildPages) return buildPages;
-  try {
-    const manifest = readFileSync(join(process.cwd(), process.env.APP_DIST_DIR ?? '.next', 'prerender-manifest.json'));
-    buildPages = cachedPages(JSON.parse(manifest.toString('utf8')));
-  } catch {
-    // `next dev` keeps no such manifest where a production build does.
-  }
-  return buildPages;
-}
 
 /** Seconds a caller should wait before trying a revalidation again that did not reach every instance. */
 const retryAfterSeconds = 5;

@@ -2,16 +2,14 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { buildId } from '../config/build';
 
-/** Frame of the reference pages: they exercise the spec's routing behaviour until product screens replace them. */
+/** Frame of the reference pages, which the end-to-end build adds to the app to prove the spec's behaviours. */
 export function ReferencePage({ children }: { children: ReactNode }) {
   return (
     <main>
-      <p className="notice">
-        Reference page: it exercises a routing behaviour of the specification and will be replaced by product screens.
-      </p>
+      <p className="notice">Reference page: it exercises a behaviour of the specification for the tests.</p>
       {children}
       <nav aria-label="Reference pages">
-        <Link href="/">Back to the home page</Link>
+        <Link href="/examples">Back to the reference pages</Link>
       </nav>
       {/* Which build rendered the page: after a deploy, a page still running the old build shows it here. */}
       <footer className="build">

@@ -1,0 +1,35 @@
+// The services the product's pages call, as the end-to-end server gets them: a backend that answers the guide's calls,
+// and a Postgres migrated by the product's own migrations (`node scripts/migrate.mjs`, when the app has it). Playwright
+// starts this before the app (playwright.config.ts), and the app reaches them at BACKEND_URL and DATABASE_URL
+// (productServicesEnv in tests/support/e2e-env.mjs). Your pages call other services? Answer their paths here.
+// Node runs this file as it is, so its imports name their .ts files.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startBackend } from '../support/backend.ts';
+import { backendPort, postgresPort, testAppCopy } from '../support/e2e-env.mjs';
+import { startPostgres } from '../support/postgres.ts';
+
+/** What the backend answers, by path: the guide's calls (docs/build-your-product.md, step 4). */
+const answers = { '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } };
+
+const postgres = await startPostgres(postgresPort);
+const migrations = join(testAppCopy, 'scripts', 'migrate.mjs');
+if (existsSync(migrations)) {
+  const run = spawnSync('node', ['scripts/migrate.mjs'], {
+    cwd: testAppCopy,
+    env: { ...process.env, DATABASE_URL: postgres.url },
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) {
+    await postgres.stop();
+    throw new Error(`The product's migrations failed against the tests' Postgres (exit code ${run.status}).`);
+  }
+}
+// Last: Playwright takes the backend's answer as the sign that every service is ready.
+const backend = await startBackend(answers, backendPort);
+console.log(`product services: backend ${backend.origin}, Postgres ${postgres.url}`);
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => void Promise.all([backend.stop(), postgres.stop()]).then(() => process.exit(0)));
+}
