@@ -18,7 +18,11 @@ test('the guide’s new pages and API route, added to a copy of the app, are ser
   if (!existsSync(join(serverDir, 'server.js'))) {
     throw new Error(`No build of the guide's first page in ${serverDir}: run node tests/support/first-page.mjs first.`);
   }
-  const app = await startInstance(e2eDistDir, serverDir);
+  // The guide's product requires its settings (section 4a): step 1's pages call neither, so no backend answers here.
+  const app = await startInstance(e2eDistDir, serverDir, {
+    BACKEND_URL: 'http://127.0.0.1:9',
+    DATABASE_URL: 'postgres://app@127.0.0.1:9/none',
+  });
   try {
     const requestIdOf = (headers: Record<string, string>) => headers['x-request-id'];
     const tracedAs = async (requestId: string | undefined) =>
