@@ -101,7 +101,7 @@ test('scripts/migrate.mjs applies each migration once, in a transaction, and fai
   const run = (env: Record<string, string>) =>
     spawnSync('node', ['scripts/migrate.mjs'], {
       cwd: firstPageCopy,
-      env: { PATH: process.env.PATH, ...env },
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
       encoding: 'utf8',
     });
   const unset = run({});
