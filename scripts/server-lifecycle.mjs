@@ -9,6 +9,7 @@ import http from 'node:http';
 import { redactedUrl } from './redaction.mjs';
 import { requestIdFor } from './request-id.mjs';
 import { parseSwitch, serverLogger } from './server-log.mjs';
+import { runShutdownHooks } from './shutdown.mjs';
 
 const serverFiles = `${process.env.NEXT_DIST_DIR || '.next'}/required-server-files.json`;
 
@@ -211,6 +212,7 @@ const seconds = (name, fallback) => {
 };
 const drainMs = seconds('SHUTDOWN_DRAIN_SECONDS', 5);
 const timeoutMs = seconds('SHUTDOWN_TIMEOUT_SECONDS', 10);
+const hookTimeoutMs = seconds('SHUTDOWN_HOOK_TIMEOUT_SECONDS', 5);
 
 // Next would close the server and exit 143 at once; the app drains instead (below).
 process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
@@ -232,6 +234,9 @@ async function shutdown(signal) {
   );
   // In-flight requests finish; a request still running after the time-out is cut.
   await Promise.race([Promise.all(closed), new Promise((done) => setTimeout(done, timeoutMs))]);
+  // No request runs any more: what the app registered with onShutdown() (a database pool's end) runs now, each hook
+  // bounded, a failing one logged (src/server/shutdown.mjs).
+  await runShutdownHooks({ timeoutMs: hookTimeoutMs, log });
   const flushReports = globalThis[Symbol.for('app.flushReports')];
   if (typeof flushReports === 'function') await flushReports(2000).catch(() => undefined);
   log.info(`${signal}: drained, exiting.`);

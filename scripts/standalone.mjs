@@ -13,4 +13,6 @@ export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, 'src/observability/redaction.mjs'), join(serverDir, 'redaction.mjs'));
   // The preload's request ids follow the proxy's rule.
   cpSync(join(appDir, 'src/server/requestId.mjs'), join(serverDir, 'request-id.mjs'));
+  // The preload runs the hooks the app registers with onShutdown().
+  cpSync(join(appDir, 'src/server/shutdown.mjs'), join(serverDir, 'shutdown.mjs'));
 }

@@ -1,5 +1,10 @@
 // The server's environment, declared and validated once. Each variable is documented in README.md (Configuration) and .env.example.
+// The product's own variables are declared in ./productEnv.ts and validated here with the foundation's.
 import { keyNamespace, keyNamespacePattern, parseRedisUrl } from '../server/pageCacheEntry.mjs';
+import { EnvError, flag } from './envChecks';
+import { parseProductEnv, type ProductEnv } from './productEnv';
+
+export { EnvError, flag };
 
 export interface ServerEnv {
   /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (operators checking a deployment's reporting). */
@@ -10,17 +15,8 @@ export interface ServerEnv {
   redisKeyNamespace: string | undefined;
   /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
   revalidateSecret: string | undefined;
-}
-
-export class EnvError extends Error {
-  override name = 'EnvError';
-}
-
-/** A 1/0 switch (also true/false); unset or empty is 0. */
-export function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (value === '1' || value === 'true') return true;
-  throw new EnvError(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
+  /** The product's own settings (./productEnv.ts). */
+  product: ProductEnv;
 }
 
 /**
@@ -70,6 +66,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     redisUrl: url,
     redisKeyNamespace: url ? redisKeyNamespace(source) : undefined,
     revalidateSecret: revalidateSecret(source.REVALIDATE_SECRET),
+    product: parseProductEnv(source),
   };
 }
 

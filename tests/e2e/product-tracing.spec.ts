@@ -3,9 +3,9 @@ import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendRequest } from '../support/backend';
 import { startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir, testAppCopy } from '../support/e2e-env.mjs';
 import type { IngestClient } from '../support/ingest';
-import { startPostgres, type Postgres } from '../support/postgres';
+import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 
 // Issue 29: a product's own calls are traced. Step 4 of docs/build-your-product.md (a page that calls the backend with
@@ -66,9 +66,11 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     startPostgres(),
     startBackend({ '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } }),
   ]);
+  // The table comes from the guide's migration, applied by the guide's runner, as a deploy would before start.
+  migrate(postgres.url, testAppCopy);
   const client = new pg.Client(postgres.url);
   await client.connect();
-  await client.query("CREATE TABLE products (name text); INSERT INTO products VALUES ('pears'), ('apples')");
+  await client.query("INSERT INTO products (name) VALUES ('pears'), ('apples')");
   await client.end();
   app = await startInstance(e2eDistDir, undefined, { BACKEND_URL: backend.origin, DATABASE_URL: postgres.url });
   const received = (path: string) => backend!.received.filter((r) => r.path === path).at(-1);

@@ -1,5 +1,6 @@
-// A real Postgres (Debian's) on loopback for the product-tracing test, in a throwaway data directory. initdb refuses
-// to run as root, so as root it runs as the `postgres` user Debian's package creates.
+// A real Postgres (Debian's) on loopback for the product's tests, in a throwaway data directory, and the product's
+// migrations applied to it by its own runner (docs/build-your-product.md, section 4b). initdb refuses to run as root,
+// so as root it runs as the `postgres` user Debian's package creates.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,4 +95,19 @@ export async function startPostgres(port?: number): Promise<Postgres> {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Migrates the database at `url` as every stage does before it starts the server: `node scripts/migrate.mjs` in the
+ * app's directory `appDir` (the app the tests build holds the runner and the migrations). Its output, or an error with it.
+ */
+export function migrate(url: string, appDir: string): string {
+  const run = spawnSync('node', ['scripts/migrate.mjs'], {
+    cwd: appDir,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0)
+    throw new Error(`scripts/migrate.mjs in ${appDir} failed (${run.status}):\n${run.stdout}${run.stderr}`);
+  return run.stdout;
 }

@@ -8,6 +8,7 @@ describe('server environment', () => {
       redisUrl: undefined,
       redisKeyNamespace: undefined,
       revalidateSecret: undefined,
+      product: {},
     });
   });
   it('reads ENABLE_DIAGNOSTICS=1', () => {

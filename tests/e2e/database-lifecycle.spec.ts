@@ -1,0 +1,163 @@
+import { spawn, spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { startBackend, type Backend } from '../support/backend';
+import { freePort, startInstance, type Instance } from '../support/cluster';
+import { e2eDistDir, e2eServerEnv, testAppCopy } from '../support/e2e-env.mjs';
+import { migrate, startPostgres, type Postgres } from '../support/postgres';
+import { expect, test } from './fixtures';
+
+// Issue 35: sections 4a and 4b of docs/build-your-product.md, built from the guide's own code blocks into the app the
+// tests build (tests/support/test-app.mjs). The product's settings stop a bad start with one sentence; its migration runner
+// applies each migration once; its database pool closes after the last request on SIGTERM (onShutdown).
+
+let postgres: Postgres | undefined;
+let backend: Backend | undefined;
+let app: Instance | undefined;
+
+test.afterEach(async () => {
+  await app?.stop();
+  await backend?.stop();
+  await postgres?.stop();
+  app = backend = postgres = undefined;
+});
+
+/**
+ * Starts the server with `env` (a variable set to undefined is left out) and waits for it to exit on its own; its exit
+ * code and what it printed.
+ */
+async function startExpectingExit(
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    cwd: `${e2eDistDir}/standalone`,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      ...e2eServerEnv,
+      NEXT_DIST_DIR: e2eDistDir,
+      PORT: String(await freePort()),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+/** The messages of the JSON lines a server printed, in order. */
+function messages(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => {
+      const { msg, url } = JSON.parse(line) as { msg?: string; url?: string };
+      return url ? `${msg} ${url}` : String(msg);
+    });
+}
+
+test('the product’s settings: a missing or wrong one stops start-up with one sentence naming it and what to set', async () => {
+  test.setTimeout(60_000);
+  const missing = await startExpectingExit({ BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' });
+  expect(missing.code).toBe(1);
+  expect(messages(missing.output)).toContain(
+    'Configuration error: BACKEND_URL is not set: set it to a URL (http:// or https://), e.g. http://backend.internal:8080.',
+  );
+  const wrong = await startExpectingExit({
+    BACKEND_URL: 'http://127.0.0.1:9',
+    DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
+  });
+  expect(wrong.code).toBe(1);
+  expect(messages(wrong.output)).toContain(
+    'Configuration error: DATABASE_URL must be a URL (postgres:// or postgresql://) with a host, e.g. postgres://app@db.internal/app; the value set is not.',
+  );
+  expect(wrong.output).not.toContain('hunter2');
+});
+
+test('scripts/migrate.mjs applies each migration once, in a transaction, and fails with one line', async () => {
+  test.setTimeout(60_000);
+  postgres = await startPostgres();
+  expect(migrate(postgres.url, testAppCopy)).toBe(
+    'migrate: applied 0001-products.sql\nmigrate: up to date, 1 migration(s).\n',
+  );
+  // Again: nothing new to apply, and the table is left as it was.
+  expect(migrate(postgres.url, testAppCopy)).toBe('migrate: up to date, 1 migration(s).\n');
+  const client = new pg.Client(postgres.url);
+  await client.connect();
+  try {
+    expect((await client.query('SELECT name FROM schema_migrations')).rows).toEqual([{ name: '0001-products.sql' }]);
+    await client.query("INSERT INTO products (name) VALUES ('apples')");
+    expect((await client.query('SELECT name FROM products')).rows).toEqual([{ name: 'apples' }]);
+  } finally {
+    await client.end();
+  }
+
+  const run = (env: Record<string, string>) =>
+    spawnSync('node', ['scripts/migrate.mjs'], {
+      cwd: testAppCopy,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
+      encoding: 'utf8',
+    });
+  const unset = run({});
+  expect(unset.status).not.toBe(0);
+  expect(unset.stderr).toBe(
+    'migrate: DATABASE_URL is not set: set it to the database to migrate, e.g. postgres://app@db/app.\n',
+  );
+  const refused = run({ DATABASE_URL: `postgres://app:hunter2@127.0.0.1:${await freePort()}/app` });
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toMatch(/^migrate: connect ECONNREFUSED 127\.0\.0\.1:\d+\n$/);
+  expect(refused.stderr).not.toContain('hunter2');
+});
+
+test('SIGTERM: the request in flight finishes, then the database pool closes (onShutdown), then the server exits 0', async () => {
+  test.setTimeout(60_000);
+  [postgres, backend] = await Promise.all([
+    startPostgres(),
+    startBackend({ '/greeting': { greeting: 'Hello from the backend' } }),
+  ]);
+  migrate(postgres.url, testAppCopy);
+  app = await startInstance(e2eDistDir, undefined, {
+    BACKEND_URL: backend.origin,
+    DATABASE_URL: postgres.url,
+    LOG_REQUESTS: '1',
+  });
+  // The page opens the pool (the hook is registered then), and a slow request is still running when SIGTERM comes.
+  expect((await fetch(`${app.origin}/hello-backend`)).status).toBe(200);
+  const slow = fetch(`${app.origin}/api/diagnostics/slow?ms=2000`);
+  await new Promise((done) => setTimeout(done, 300));
+  const exited = app.stop('SIGTERM');
+
+  // The pool stays open while the request runs: the app's connection is still there.
+  const client = new pg.Client(postgres.url);
+  await client.connect();
+  const appConnections = async () =>
+    Number(
+      (
+        await client.query(
+          "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        )
+      ).rows[0].count,
+    );
+  try {
+    expect(await appConnections()).toBe(1);
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ waitedMs: 2000 });
+    expect(await exited).toBe(0);
+    await expect.poll(appConnections).toBe(0);
+  } finally {
+    await client.end();
+  }
+
+  const lines = messages(app.output());
+  // The access log's line (its query value redacted) is written when the response has been sent.
+  const answered = lines.findIndex((m) => m.startsWith('request answered /api/diagnostics/slow'));
+  const hook = lines.findIndex((m) => /^Shutdown hook "database pool" done in \d+ ms\.$/.test(m));
+  const exiting = lines.indexOf('SIGTERM: drained, exiting.');
+  expect(answered, lines.join('\n')).toBeGreaterThan(-1);
+  expect(hook, lines.join('\n')).toBeGreaterThan(answered);
+  expect(exiting, lines.join('\n')).toBeGreaterThan(hook);
+});

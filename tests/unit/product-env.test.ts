@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from 'vitest';
+import { EnvError, integer, url } from '../../src/config/envChecks';
+
+// The product's settings (src/config/productEnv.ts) are checked with these, and validated with the foundation's.
+
+describe('url()', () => {
+  const backend = { protocols: ['http:', 'https:'], example: 'http://backend.internal:8080' };
+  it('takes a URL of one of its schemes, trimmed', () => {
+    expect(url('BACKEND_URL', ' https://api.example.com/v1 ', backend)).toBe('https://api.example.com/v1');
+  });
+  it('is required without a fallback: the sentence names the variable and what to set', () => {
+    for (const value of [undefined, '', '  ']) {
+      expect(() => url('BACKEND_URL', value, backend)).toThrow(EnvError);
+      expect(() => url('BACKEND_URL', value, backend)).toThrow(
+        /^BACKEND_URL is not set: set it to a URL \(http:\/\/ or https:\/\/\), e\.g\. http:\/\/backend\.internal:8080\.$/,
+      );
+    }
+  });
+  it('uses the fallback when unset', () => {
+    expect(url('BACKEND_URL', undefined, { ...backend, fallback: 'http://localhost:8080' })).toBe(
+      'http://localhost:8080',
+    );
+  });
+  it('refuses another scheme, no host or no URL, without repeating the value (it may hold a password)', () => {
+    const database = { protocols: ['postgres:', 'postgresql:'], example: 'postgres://app@db.internal/app' };
+    for (const value of ['mysql://app:hunter2@db/app', 'postgres://', 'hunter2', 'db.internal:5432']) {
+      expect(() => url('DATABASE_URL', value, database)).toThrow(
+        /^DATABASE_URL must be a URL \(postgres:\/\/ or postgresql:\/\/\) with a host, e\.g\. .*; the value set is not\.$/,
+      );
+      expect(() => url('DATABASE_URL', value, database)).not.toThrow(/hunter2/);
+    }
+    expect(url('DATABASE_URL', 'postgresql://app:hunter2@db.internal:5432/app', database)).toBe(
+      'postgresql://app:hunter2@db.internal:5432/app',
+    );
+  });
+});
+
+describe('integer()', () => {
+  const pageSize = { min: 1, max: 100, fallback: 20 };
+  it('reads a whole number in its range, or the fallback when unset', () => {
+    expect(integer('PAGE_SIZE', '50', pageSize)).toBe(50);
+    expect(integer('PAGE_SIZE', '', pageSize)).toBe(20);
+  });
+  it('refuses anything else and says what to set', () => {
+    for (const value of ['0', '101', '2.5', 'ten', '1e2']) {
+      expect(() => integer('PAGE_SIZE', value, pageSize)).toThrow(
+        /^PAGE_SIZE must be a whole number from 1 to 100 \(got ".*"\); unset it to use the default 20\.$/,
+      );
+    }
+  });
+  it('is required without a fallback', () => {
+    expect(() => integer('WORKERS', undefined, { min: 1, max: 8 })).toThrow(
+      /^WORKERS is not set: set it to a whole number from 1 to 8\.$/,
+    );
+  });
+});
+
+describe('the product’s settings in the server’s environment', () => {
+  it('a fresh clone declares none: the server starts with no settings', async () => {
+    const { parseServerEnv } = await import('../../src/config/env');
+    expect(parseServerEnv({}).product).toEqual({});
+  });
+  it('are parsed with the foundation’s, from the same source, so a bad one stops start-up alike', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/config/productEnv', () => ({
+      parseProductEnv: (source: Record<string, string | undefined>) => ({
+        backendUrl: url('BACKEND_URL', source.BACKEND_URL, { protocols: ['http:'], example: 'http://backend' }),
+      }),
+    }));
+    try {
+      const { parseServerEnv } = await import('../../src/config/env');
+      expect(parseServerEnv({ BACKEND_URL: 'http://backend:8080' }).product).toEqual({
+        backendUrl: 'http://backend:8080',
+      });
+      expect(() => parseServerEnv({})).toThrow(/^BACKEND_URL is not set/);
+    } finally {
+      vi.doUnmock('../../src/config/productEnv');
+      vi.resetModules();
+    }
+  });
+});
