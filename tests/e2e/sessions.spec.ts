@@ -42,6 +42,9 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
     ]);
     await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
     await expect(page.getByText('Signed in as demo-user.')).toBeVisible();
+    // Rendered for this visitor only: no cache may keep it for another.
+    expect(signedIn.headers()['cache-control']).toContain('private');
+    expect(signedIn.headers()['cache-control']).toContain('no-store');
     const cookie = (await page.context().cookies(app.origin)).find((c) => c.name === 'session');
     expect(cookie).toMatchObject({ httpOnly: true, secure: false, sameSite: 'Lax', path: '/' });
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(8 * 3600 - 60);
