@@ -5,6 +5,7 @@ import { withSentryConfig } from '@sentry/nextjs/config';
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
+import { browserReportingEnv } from './src/observability/env';
 
 /**
  * Every instance built from one commit must serve the same data paths and asset names: BUILD_ID, else the git commit.
@@ -38,6 +39,9 @@ const sentryBuildFlags = {
 function config(phase: string): NextConfig {
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
+  // The browser's reporting values are inlined now: a wrong one (a sample rate of 2) stops the build with its sentence,
+  // rather than the browser's reporting once deployed.
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) browserReportingEnv();
   // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
   const distDir = process.env.NEXT_DIST_DIR || '.next';
   const release = process.env.SENTRY_RELEASE?.trim() || buildId;

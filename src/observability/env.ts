@@ -12,6 +12,8 @@ export interface ReportingEnv {
   spotlight: string | boolean;
   /** SENTRY_COLLECT_PII=1: send cookies, credential headers, request bodies, IP addresses and user info. */
   collectPersonalData: boolean;
+  /** The share of traces kept: the spec's rate unless an operator lowers it (SENTRY_TRACES_SAMPLE_RATE). */
+  tracesSampleRate: number;
 }
 
 function dsnValue(name: string, value: string | undefined): string | undefined {
@@ -31,6 +33,20 @@ function dsnValue(name: string, value: string | undefined): string | undefined {
   return trimmed;
 }
 
+/** A sample rate an operator set, from 0 to 1; undefined when unset, so that the spec's rate stands. */
+export function sampleRateValue(name: string, value: string | undefined): number | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  // Decimal only: Number() would also take '0x1', '0b1' and 'Infinity'.
+  const rate = /^(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) {
+    throw new EnvError(
+      `${name} must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got ${JSON.stringify(trimmed)}); unset it to keep every trace.`,
+    );
+  }
+  return rate;
+}
+
 function spotlightValue(value: string | undefined): string | boolean {
   if (!value || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
@@ -44,6 +60,7 @@ function inlinedPublicEnv(): Record<string, string | undefined> {
     NEXT_PUBLIC_SENTRY_ENVIRONMENT: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT,
     NEXT_PUBLIC_SENTRY_SPOTLIGHT: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
     NEXT_PUBLIC_SENTRY_COLLECT_PII: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
+    NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE,
   };
 }
 
@@ -59,6 +76,10 @@ export function serverReportingEnv(runtime: Record<string, string | undefined>):
     release: source.SENTRY_RELEASE?.trim() || process.env.APP_RELEASE || 'unknown',
     spotlight: spotlightValue(source.SENTRY_SPOTLIGHT),
     collectPersonalData: flag('SENTRY_COLLECT_PII', source.SENTRY_COLLECT_PII ?? source.NEXT_PUBLIC_SENTRY_COLLECT_PII),
+    tracesSampleRate:
+      sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', source.SENTRY_TRACES_SAMPLE_RATE) ??
+      sampleRateValue('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', source.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE) ??
+      reporting.tracesSampleRate,
   };
 }
 
@@ -67,7 +88,10 @@ export function reportingOn(env: ReportingEnv): boolean {
   return Boolean(env.dsn || env.spotlight);
 }
 
-/** The browser's reporting environment: values inlined by `next build`. */
+/**
+ * The browser's reporting environment: values inlined by `next build`. next.config.ts calls it at build time too, so
+ * that a wrong value stops the build instead of the browser's reporting.
+ */
 export function browserReportingEnv(): ReportingEnv {
   const source = inlinedPublicEnv();
   return {
@@ -76,5 +100,8 @@ export function browserReportingEnv(): ReportingEnv {
     release: process.env.APP_RELEASE || 'unknown',
     spotlight: spotlightValue(source.NEXT_PUBLIC_SENTRY_SPOTLIGHT),
     collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', source.NEXT_PUBLIC_SENTRY_COLLECT_PII),
+    tracesSampleRate:
+      sampleRateValue('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', source.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE) ??
+      reporting.tracesSampleRate,
   };
 }

@@ -15,7 +15,8 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import { getTraceData, startSpanManual, type Span } from '@sentry/nextjs';
+import { spanIsSampled } from '@sentry/core';
+import { getActiveSpan, getTraceData, startSpanManual, type Span } from '@sentry/nextjs';
 
 /** Next's span types (its `next.span_type` attribute) that measure the app's own code, and the op each becomes. */
 export const appSpanOps: Readonly<Record<string, string>> = {
@@ -74,7 +75,10 @@ const tracer: Tracer = {
     const options = (rest.length > 1 ? rest[0] : undefined) as SpanOptions | undefined;
     const op = appSpanOp(options);
     if (!op) return fn(noopSpan);
-    // Only under a request's transaction (the SDK's HTTP server span): never a transaction of its own.
+    // Only under a request's sampled transaction (the SDK's HTTP server span): never a transaction of its own, and
+    // nothing for an unsampled request, whose trace still propagates from the request's own (unsampled) span.
+    const parent = getActiveSpan();
+    if (!parent || !spanIsSampled(parent)) return fn(noopSpan);
     return startSpanManual({ name, op, attributes: options?.attributes, onlyIfParent: true }, (span) =>
       fn(asOtelSpan(span)),
     );

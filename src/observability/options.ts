@@ -62,7 +62,7 @@ function sharedOptions(env: ReportingEnv) {
     dsn: env.dsn,
     environment: env.environment,
     release: env.release,
-    tracesSampleRate: reporting.tracesSampleRate,
+    tracesSampleRate: env.tracesSampleRate,
     // A W3C traceparent beside sentry-trace and baggage, so that a backend traced with OpenTelemetry joins the trace.
     propagateTraceparent: true,
     // Whole transactions, sent when they finish: only then is a 404 known (span streaming decides at span start).

@@ -1,6 +1,6 @@
 // The Node server's error reporter: started by instrumentation.ts register().
 import type { ServerResponse } from 'node:http';
-import type { Integration, LogSeverityLevel, Scope } from '@sentry/core';
+import { spanIsSampled, type Integration, type LogSeverityLevel, type Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import { traceCacheCalls } from './cacheSpans';
 import { reportingOn, type ReportingEnv } from './env';
@@ -45,6 +45,8 @@ const requestTransactions = Sentry.httpIntegration({
   onSpanCreated(span, request, response) {
     const requestScope: ScopeOfRequest = Sentry.getIsolationScope();
     requestScope[responseOfScope] = response as unknown as ServerResponse;
+    // An unsampled request's transaction is never sent (SENTRY_TRACES_SAMPLE_RATE below 1): nothing to name or tag.
+    if (!spanIsSampled(span)) return;
     // Registered before the SDK's own listener, which ends the span: the name and the tag are set first.
     response.once('close', () => {
       // The proxy's request id, as errors carry it, so that a transaction and a log line can be matched.

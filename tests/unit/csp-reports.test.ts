@@ -221,6 +221,7 @@ describe('cspReportForwarder', () => {
     release: 'r1',
     spotlight: false,
     collectPersonalData: false,
+    tracesSampleRate: 1,
     ...overrides,
   });
   const endpoint =

@@ -49,6 +49,18 @@ describe('next.config build id (issue 6: deterministic builds)', () => {
     }
   });
 
+  it('stops the build on a browser trace sample rate outside 0 to 1, which it would inline', () => {
+    const saved = process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE;
+    process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE = '1.5';
+    try {
+      expect(() => config(PHASE_PRODUCTION_BUILD)).toThrow(/^NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE must be a number/);
+      expect(() => config(PHASE_PRODUCTION_SERVER)).not.toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE;
+      else process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE = saved;
+    }
+  });
+
   it('sets no deployment id outside a build (next dev)', () => {
     expect(config(PHASE_PRODUCTION_SERVER).deploymentId).toBeUndefined();
   });

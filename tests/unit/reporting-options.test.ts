@@ -1,7 +1,7 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/config/env';
-import { serverReportingEnv } from '../../src/observability/env';
+import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/env';
 import {
   browserOptions,
   browserTracingOptions,
@@ -65,6 +65,61 @@ describe('reporting environment', () => {
 
   it('takes the release from SENTRY_RELEASE', () => {
     expect(serverReportingEnv({ SENTRY_RELEASE: 'v1.2.3' }).release).toBe('v1.2.3');
+  });
+});
+
+describe('trace sample rate: an operator may lower the spec’s 1', () => {
+  const atBuild = <T>(rate: string | undefined, read: () => T): T => {
+    const saved = process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE;
+    if (rate === undefined) delete process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE;
+    else process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE = rate;
+    try {
+      return read();
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE;
+      else process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE = saved;
+    }
+  };
+
+  it('reads a number from 0 to 1; unset or blank leaves the spec value', () => {
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', undefined)).toBeUndefined();
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', ' ')).toBeUndefined();
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '0')).toBe(0);
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', ' 0.25 ')).toBe(0.25);
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '1')).toBe(1);
+    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '1e-3')).toBe(0.001);
+    expect(serverReportingEnv({}).tracesSampleRate).toBe(1);
+  });
+
+  it('refuses anything else with one sentence that names the variable and the fix', () => {
+    for (const bad of ['1.5', '-0.1', '10%', 'abc', 'NaN', 'Infinity', '0x1', '1e1']) {
+      expect(() => serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: bad })).toThrow(EnvError);
+    }
+    expect(() => serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '10%' })).toThrow(
+      'SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got "10%"); unset it to keep every trace.',
+    );
+    expect(() => atBuild('2', browserReportingEnv)).toThrow(/^NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE must be/);
+  });
+
+  it('gives the server SENTRY_TRACES_SAMPLE_RATE, else the browser build’s rate, else 1', () => {
+    expect(serverOptions(serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '0.1' })).tracesSampleRate).toBe(0.1);
+    expect(serverOptions(serverReportingEnv({ NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' })).tracesSampleRate).toBe(
+      0.2,
+    );
+    expect(
+      serverOptions(
+        serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '0', NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' }),
+      ).tracesSampleRate,
+    ).toBe(0);
+  });
+
+  it('gives the browser the rate inlined at build, and keeps replays at the spec’s rates', () => {
+    expect(atBuild(undefined, () => browserOptions(browserReportingEnv()).tracesSampleRate)).toBe(1);
+    expect(atBuild('0.05', () => browserOptions(browserReportingEnv()))).toMatchObject({
+      tracesSampleRate: 0.05,
+      replaysSessionSampleRate: 0.1,
+      replaysOnErrorSampleRate: 1,
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { prefixes as nextLogPrefixes } from 'next/dist/build/output/log';
 import { describe, expect, it } from 'vitest';
 import { forwardedLogLevels } from '../../src/observability/logForwarding';
 import {
@@ -145,6 +146,12 @@ describe("console calls (Next's own lines)", () => {
     expect(consoleRecord(['▲ Next.js 16.4.6'])).toEqual(['Next.js 16.4.6']);
     expect(consoleRecord(['   - Local:  %s', 'http://localhost:3000'])).toEqual(['- Local:  http://localhost:3000']);
     expect(consoleRecord(['count', { n: 1 }])).toEqual(['count { n: 1 }']);
+  });
+
+  it('drop every prefix of the installed Next.js logger, so an upgrade that adds one fails here', () => {
+    for (const [kind, prefix] of Object.entries(nextLogPrefixes)) {
+      expect(consoleRecord([`${prefix} a ${kind} line`]), kind).toEqual([`a ${kind} line`]);
+    }
   });
 });
 
