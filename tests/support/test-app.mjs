@@ -5,11 +5,13 @@
 //
 //   node tests/support/test-app.mjs           compose the copy, then build it with the environment given (NEXT_DIST_DIR)
 //
-// The build lands where a build of the repository itself would: <NEXT_DIST_DIR>/standalone/server.js in the project.
+// The benchmarks build the same app with buildTestApp(). The build lands where a build of the repository itself would:
+// <NEXT_DIST_DIR>/standalone/server.js in the project.
 // The copy has no node_modules of its own: it uses the project's, so Next takes the project as the build's root.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { testAppCopy } from './e2e-env.mjs';
 
 const guide = 'docs/build-your-product.md';
@@ -32,20 +34,21 @@ function guideFiles() {
   return files.map(([, path, code]) => ({ path, code }));
 }
 
-function compose() {
-  rmSync(testAppCopy, { recursive: true, force: true });
-  mkdirSync(testAppCopy, { recursive: true });
-  for (const file of appFiles) cpSync(file, join(testAppCopy, file), { recursive: true });
+/** Copies the app into `copy` (a path below the project), with the tests' pages and the guide's files. */
+function compose(copy) {
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  for (const file of appFiles) cpSync(file, join(copy, file), { recursive: true });
   for (const entry of readdirSync('tests/app', { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const from = join(entry.parentPath, entry.name);
-    const to = join(testAppCopy, 'src', relative('tests/app', from));
-    if (existsSync(to)) throw new Error(`${from} would replace the app's ${relative(testAppCopy, to)}: rename one.`);
+    const to = join(copy, 'src', relative('tests/app', from));
+    if (existsSync(to)) throw new Error(`${from} would replace the app's ${relative(copy, to)}: rename one.`);
     mkdirSync(dirname(to), { recursive: true });
     cpSync(from, to);
   }
   for (const { path, code } of guideFiles()) {
-    const to = join(testAppCopy, path);
+    const to = join(copy, path);
     // The guide also fills in files the app has (src/config/productEnv.ts): the guide's are what its tests prove.
     if (existsSync(to) && readFileSync(to, 'utf8') !== code) console.log(`test app: ${path} is the guide's version`);
     mkdirSync(dirname(to), { recursive: true });
@@ -53,20 +56,35 @@ function compose() {
   }
 }
 
-/** Builds the copy, then moves the build to the project as if the project had been built: tests find it there. */
-function build() {
-  const distDir = process.env.NEXT_DIST_DIR || '.next';
-  const { status } = spawnSync('node', ['scripts/build.mjs'], { cwd: testAppCopy, stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+/**
+ * Composes the test app in `copy`, builds it with `env` added to this process's environment, and moves the build to
+ * the project as if the project had been built (`distDir`, NEXT_DIST_DIR's default): tests and benchmarks find it there.
+ */
+export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
+  compose(copy);
+  const distDir = env.NEXT_DIST_DIR || process.env.NEXT_DIST_DIR || '.next';
+  const { status } = spawnSync('node', ['scripts/build.mjs'], {
+    cwd: copy,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (status !== 0) throw new Error(`The build of the test app in ${copy} failed (exit code ${status}).`);
   rmSync(distDir, { recursive: true, force: true });
-  renameSync(join(testAppCopy, distDir), distDir);
+  renameSync(join(copy, distDir), distDir);
   // The standalone server sits at the copy's path inside the standalone directory: lift it to the top.
   const standalone = join(distDir, 'standalone');
-  const nested = join(standalone, testAppCopy);
+  const nested = join(standalone, copy);
   for (const entry of readdirSync(nested)) renameSync(join(nested, entry), join(standalone, entry));
-  rmSync(join(standalone, testAppCopy.split('/')[0]), { recursive: true });
+  rmSync(join(standalone, copy.split('/')[0]), { recursive: true });
   console.log(`test app: standalone server ready in ${standalone}`);
+  return standalone;
 }
 
-compose();
-build();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    buildTestApp();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
