@@ -7,7 +7,7 @@ import {
   e2eServerEnv,
   ingestOrigin,
   ingestPort,
-  productServicesEnv,
+  productTestEnv,
 } from './tests/support/e2e-env.mjs';
 
 export default defineConfig<EngineOptions>({
@@ -56,7 +56,7 @@ export default defineConfig<EngineOptions>({
     {
       // The services the product's pages call (a backend, a migrated Postgres), before the app that calls them.
       command: 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON tests/product/services.ts',
-      url: `${productServicesEnv.BACKEND_URL}/greeting`,
+      url: `${productTestEnv.BACKEND_URL}/greeting`,
       reuseExistingServer: false,
       timeout: 30_000,
       // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.

@@ -65,3 +65,15 @@ export function integer(name: string, value: string | undefined, rule: IntegerRu
   }
   return parsed;
 }
+
+/** A secret (a signing key, a token) of at least `minLength` characters; required. Its value never appears. */
+export function secret(name: string, value: string | undefined, { minLength }: { minLength: number }): string {
+  if (!value)
+    throw new EnvError(`${name} is not set: set it to ${minLength} characters or more (\`openssl rand -hex 32\`).`);
+  if (value.length < minLength) {
+    throw new EnvError(
+      `${name} must be at least ${minLength} characters (\`openssl rand -hex 32\`); the value set is shorter.`,
+    );
+  }
+  return value;
+}

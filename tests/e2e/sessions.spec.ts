@@ -5,7 +5,6 @@ import { expect, test } from './fixtures';
 
 // Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), built from the guide's own code into the app the tests
 // build (tests/support/test-app.mjs), and served by an instance of its own with a secret, as a team would.
-const sessionSecret = 'e2e-session-secret-0123456789abcdef0123456789abcdef';
 const demo = { email: 'demo@example.com', password: 'correct horse battery staple' };
 /** Set-Cookie of a new session, flag by flag, as src/server/session.ts writes it. */
 const sessionSetCookie = /^session=([\w-]+\.\d+\.[\w-]+); Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/;
@@ -17,7 +16,7 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
   since,
 }) => {
   // With the access log on: every request line is printed, and must not hold the session either.
-  const app = await startInstance(e2eDistDir, undefined, { SESSION_SECRET: sessionSecret, LOG_REQUESTS: '1' });
+  const app = await startInstance(e2eDistDir, undefined, { LOG_REQUESTS: '1' });
   try {
     const violations: string[] = [];
     page.on('console', (message) => {

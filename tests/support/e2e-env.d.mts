@@ -18,4 +18,4 @@ export declare const serverLogFile: string;
 export declare const testAppCopy: string;
 export declare const backendPort: number;
 export declare const postgresPort: number;
-export declare const productServicesEnv: { BACKEND_URL: string; DATABASE_URL: string };
+export declare const productTestEnv: { BACKEND_URL: string; DATABASE_URL: string; SESSION_SECRET: string };

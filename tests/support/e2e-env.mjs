@@ -32,9 +32,11 @@ export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 /** The services the product's pages call, started for the end-to-end server (tests/product/services.ts). */
 export const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3102);
 export const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3103);
-export const productServicesEnv = {
+/** The product's settings (src/config/productEnv.ts) as the end-to-end server gets them: its services, a test key. */
+export const productTestEnv = {
   BACKEND_URL: `http://127.0.0.1:${backendPort}`,
   DATABASE_URL: `postgres://app@127.0.0.1:${postgresPort}/postgres`,
+  SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789abcdef',
 };
 
 /** The tests' own build directory: `npm test` leaves the build `npm start` serves alone. */
@@ -57,7 +59,7 @@ export const serverLogFile = '.test-results/e2e-server.log';
 
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {
-  ...productServicesEnv,
+  ...productTestEnv,
   NEXT_DIST_DIR: e2eDistDir,
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EnvError, integer, url } from '../../src/config/envChecks';
+import { EnvError, integer, secret, url } from '../../src/config/envChecks';
 
 // The product's settings (src/config/productEnv.ts) are checked with these, and validated with the foundation's.
 
@@ -32,6 +32,20 @@ describe('url()', () => {
     expect(url('DATABASE_URL', 'postgresql://app:hunter2@db.internal:5432/app', database)).toBe(
       'postgresql://app:hunter2@db.internal:5432/app',
     );
+  });
+});
+
+describe('secret()', () => {
+  it('takes a value of at least its length', () => {
+    expect(secret('SESSION_SECRET', 'k'.repeat(32), { minLength: 32 })).toBe('k'.repeat(32));
+  });
+  it('is required, and refuses a shorter value without repeating it', () => {
+    expect(() => secret('SESSION_SECRET', undefined, { minLength: 32 })).toThrow(
+      /^SESSION_SECRET is not set: set it to 32 characters or more/,
+    );
+    expect(() => secret('SESSION_SECRET', 'hunter2', { minLength: 32 })).toThrow(EnvError);
+    expect(() => secret('SESSION_SECRET', 'hunter2', { minLength: 32 })).toThrow(/at least 32 characters/);
+    expect(() => secret('SESSION_SECRET', 'hunter2', { minLength: 32 })).not.toThrow(/hunter2/);
   });
 });
 
