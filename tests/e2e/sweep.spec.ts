@@ -63,12 +63,13 @@ for (const swept of sweep.pages) {
       return;
     }
     const csp = await recordCspViolations(page);
+    const cspConsole: string[] = [];
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
       const text = message.text();
       // The browser's own line for a document answered with the error status the page shows on purpose.
       const ownStatus = `the server responded with a status of ${swept.status}`;
-      if (text.includes('Content Security Policy')) csp.push(`console: ${text}`);
+      if (text.includes('Content Security Policy')) cspConsole.push(text);
       else if (message.type() === 'error' && !(swept.status && text.includes(ownStatus))) consoleErrors.push(text);
     });
     page.on('pageerror', (error) => consoleErrors.push(`uncaught ${error.name}: ${error.message}`));
@@ -99,7 +100,7 @@ for (const swept of sweep.pages) {
     const failure = sweepFailure(swept, [
       statusProblem(swept, status),
       await axeInBothSchemes(page, swept),
-      cspProblem(csp),
+      cspProblem(csp, cspConsole),
       consoleProblem(consoleErrors),
       transactionProblem(swept, arrived),
     ]);

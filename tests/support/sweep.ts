@@ -199,15 +199,25 @@ export function axeProblem(
   return `${lines.size} axe violation${lines.size === 1 ? '' : 's'}: ${described.join('; ')}`;
 }
 
-export function cspProblem(violations: string[]): string | undefined {
-  if (violations.length === 0) return undefined;
-  const plural = violations.length === 1 ? '' : 's';
-  return `${violations.length} Content-Security-Policy violation${plural}: ${violations.join('; ')}`;
+/** The first line of a console message: an error's text, without the stack the browser adds after it. */
+const firstLine = (text: string) => text.split('\n', 1)[0]!;
+
+/**
+ * The `securitypolicyviolation` events, and what the browser's console said about the policy (Chromium says it too,
+ * in its own words, and sometimes says what no event reports).
+ */
+export function cspProblem(violations: string[], consoleLines: string[] = []): string | undefined {
+  const count = Math.max(violations.length, consoleLines.length);
+  if (count === 0) return undefined;
+  const heading = `${count} Content-Security-Policy violation${count === 1 ? '' : 's'}`;
+  const said = consoleLines.map(firstLine).join('; ');
+  if (violations.length === 0) return `${heading}, in the console: ${said}`;
+  return `${heading}: ${violations.join('; ')}${said ? ` (the console: ${said})` : ''}`;
 }
 
 export function consoleProblem(errors: string[]): string | undefined {
   if (errors.length === 0) return undefined;
-  return `${errors.length} console error${errors.length === 1 ? '' : 's'}: ${errors.join('; ')}`;
+  return `${errors.length} console error${errors.length === 1 ? '' : 's'}: ${errors.map(firstLine).join('; ')}`;
 }
 
 /** How long a page's load transaction may take to arrive: the SDK loads when the page is idle, and ends it 1 s later. */
