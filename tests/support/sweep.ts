@@ -173,6 +173,14 @@ export interface AxeViolation {
 /** The rules every page is held to: WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
 export const axeRuleTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
+/** The axe rules the sample table says this path breaks on purpose (none for a path it does not list). */
+export function axeRulesSkippedOn(path: string, samples: SamplePaths = productSamplePaths): string[] {
+  const listed = Object.values(samples)
+    .flat()
+    .find((s) => typeof s !== 'string' && s.path === path);
+  return Object.keys((typeof listed === 'string' ? undefined : listed?.axeRulesSkipped) ?? {});
+}
+
 /** The rules that read colours: the ones a page can break in one colour scheme and keep in the other. */
 export const axeColourRules = ['color-contrast', 'link-in-text-block'];
 

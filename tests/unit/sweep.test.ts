@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SamplePaths } from '../product/sample-paths';
 import {
   axeProblem,
+  axeRulesSkippedOn,
   cspProblem,
   discoverPages,
   missingSampleMessage,
@@ -109,6 +110,18 @@ describe('discovering the pages of a build', () => {
         expect.stringContaining('/blog/first (route /posts/[slug]): tests/product/sample-paths.ts lists /blog/first'),
       ]),
     );
+  });
+});
+
+describe('the axe rules a page breaks on purpose', () => {
+  it('are the ones the table gives for that path, and none for any other', () => {
+    const table: SamplePaths = {
+      '/bare': [{ path: '/bare', axeRulesSkipped: { 'document-title': 'shows the announcer reading the path' } }],
+      '/examples/[id]': ['/examples/42'],
+    };
+    expect(axeRulesSkippedOn('/bare', table)).toEqual(['document-title']);
+    expect(axeRulesSkippedOn('/examples/42', table)).toEqual([]);
+    expect(axeRulesSkippedOn('/elsewhere', table)).toEqual([]);
   });
 });
 
