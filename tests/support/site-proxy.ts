@@ -44,15 +44,18 @@ const probeConsoleReport = '/__engine-probe/console';
  */
 const probe = `document.addEventListener('securitypolicyviolation', (e) => navigator.sendBeacon(${JSON.stringify(probeReport)},
   JSON.stringify({ directive: e.violatedDirective, blocked: e.blockedURI, document: e.documentURI, sample: e.sample })));
-const reportError = (text) => navigator.sendBeacon(${JSON.stringify(probeConsoleReport)}, text);
-const describe = (value) => (value instanceof Error ? value.name + ': ' + value.message : String(value));
-const consoleError = console.error;
-console.error = function (...args) {
-  reportError(args.map(describe).join(' '));
-  return consoleError.apply(this, args);
-};
-addEventListener('error', (e) => reportError('uncaught ' + (e.error ? describe(e.error) : e.message)));
-addEventListener('unhandledrejection', (e) => reportError('unhandled rejection ' + describe(e.reason)));
+(() => {
+  // In a scope of its own: a top-level name here would shadow the page's globals (React calls \`reportError\`).
+  const send = (text) => navigator.sendBeacon(${JSON.stringify(probeConsoleReport)}, text);
+  const describe = (value) => (value instanceof Error ? value.name + ': ' + value.message : String(value));
+  const consoleError = console.error;
+  console.error = function (...args) {
+    send(args.map(describe).join(' '));
+    return consoleError.apply(this, args);
+  };
+  addEventListener('error', (e) => send('uncaught ' + (e.error ? describe(e.error) : e.message)));
+  addEventListener('unhandledrejection', (e) => send('unhandled rejection ' + describe(e.reason)));
+})();
 `;
 
 export interface SiteProxy {
