@@ -140,7 +140,7 @@ export function sweepOfBuild(): Sweep {
   try {
     return discoverPages(readBuildManifests());
   } catch (error) {
-    return { pages: [], problems: [{ route: '(the build)', message: (error as Error).message }] };
+    return { pages: [], problems: [{ route: 'the build', message: (error as Error).message }] };
   }
 }
 

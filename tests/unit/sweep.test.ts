@@ -8,6 +8,7 @@ import {
   discoverPages,
   missingSampleMessage,
   pageLoadInEnvelope,
+  readBuildManifests,
   routeMatches,
   statusProblem,
   sweepFailure,
@@ -109,6 +110,14 @@ describe('discovering the pages of a build', () => {
         "tests/product/sample-paths.ts lists /gone, which is not a page of the build the sweep loads: remove it, or correct the route's name.",
         expect.stringContaining('/blog/first (route /posts/[slug]): tests/product/sample-paths.ts lists /blog/first'),
       ]),
+    );
+  });
+});
+
+describe('a missing build', () => {
+  it('fails saying how to make it', () => {
+    expect(() => readBuildManifests('.no-such-build')).toThrow(
+      /^No build to sweep: \.no-such-build\/server\/pages-manifest\.json is missing\. Build it first with `NEXT_DIST_DIR=\.next-e2e NEXT_PUBLIC_SENTRY_DSN=http:\/\/public@127\.0\.0\.1:\d+\/1 node scripts\/build\.mjs`/,
     );
   });
 });
