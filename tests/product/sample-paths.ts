@@ -5,7 +5,7 @@
 /** A path the sweep loads, with what it shows when that is not a plain page. */
 export interface SamplePath {
   path: string;
-  /** The status the page answers on purpose: an error it shows (503), or a redirect (3xx) to a page swept on its own. */
+  /** The status the page answers on purpose: an error it shows (503), or a redirect (3xx) to a page swept itself. */
   status?: number;
   /** axe rules this page breaks on purpose, each with why; every other rule still runs on it. */
   axeRulesSkipped?: Record<string, string>;

@@ -23,7 +23,7 @@ const notPages: [leftOut: (route: string) => boolean, why: string][] = [
 /** Why the sweep leaves this route out, or undefined when it sweeps it. */
 export const whyNotSwept = (route: string): string | undefined => notPages.find(([leftOut]) => leftOut(route))?.[1];
 
-/** At most this many of a route's prerendered paths are loaded: they share one page component. */
+/** At most this many of a route's prerendered paths are loaded (the table lists none): one component renders all. */
 export const prerenderedPathsPerRoute = 3;
 
 /** What the sweep reads of the build. */
@@ -125,9 +125,10 @@ export const buildCommand = `${Object.entries(e2eBuildEnv)
 export function readBuildManifests(distDir: string = e2eDistDir): BuildManifests {
   const pagesFile = join(distDir, 'server', 'pages-manifest.json');
   const prerenderFile = join(distDir, 'prerender-manifest.json');
-  if (!existsSync(pagesFile) || !existsSync(prerenderFile)) {
+  const missing = [pagesFile, prerenderFile].find((file) => !existsSync(file));
+  if (missing) {
     throw new Error(
-      `No build to sweep: ${pagesFile} is missing. Build it first with \`${buildCommand}\` ` +
+      `No build to sweep: ${missing} is missing. Build it first with \`${buildCommand}\` ` +
         '(with the same E2E_APP_PORT and E2E_INGEST_PORT as the test run), or run `npm test`.',
     );
   }
@@ -228,7 +229,7 @@ export function consoleProblem(errors: string[]): string | undefined {
   return `${errors.length} console error${errors.length === 1 ? '' : 's'}: ${errors.map(firstLine).join('; ')}`;
 }
 
-/** How long a page's load transaction may take to arrive: the SDK loads when the page is idle, and ends it 1 s later. */
+/** How long a page's load transaction may take to arrive: the SDK loads once the page idles, and ends it 1 s later. */
 export const transactionWithinMs = 10_000;
 
 export function transactionProblem(page: SweptPage, arrived: string | undefined): string | undefined {
