@@ -1,24 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { errorPageDescription } from '../../src/config/site';
+import { axeRuleTags, axeRulesSkippedOn } from '../support/sweep';
 import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the reference pages' index, in the light and the dark
 // colour scheme. A product's pages need no line here: the sweep (tests/e2e/sweep.spec.ts) checks every page of the build.
 
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
-const rules = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-
-/**
- * The two announcer reference pages exist to show the spec's fallbacks (§2: no title → the first heading; neither →
- * the path). A page without a title is what axe's `document-title` rule forbids, and the page without a heading
- * breaks `page-has-heading-one`: each is skipped there, and only there. Product screens have both.
- */
-const announcerFallbacks: Record<string, string[]> = {
-  '/examples/announcer/heading': ['document-title'],
-  '/examples/announcer/bare': ['document-title', 'page-has-heading-one'],
-};
+// The rules (`axeRuleTags`: WCAG 2.0, 2.1 and 2.2, A and AA, and best practices) and the rules a page breaks on purpose
+// are the page sweep's (tests/support/sweep.ts, tests/product/sample-paths.ts), one place for both: the two announcer
+// reference pages show the spec's fallbacks (§2), so they lack a title (`document-title`) and `bare` a heading
+// (`page-has-heading-one`). Product screens have both.
 
 /**
  * axe's violations on the page as it is now, in both colour schemes, one line each (rule, impact, elements).
@@ -29,8 +22,8 @@ async function axeViolations(page: Page, path: string): Promise<string[]> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const { violations } = await new AxeBuilder({ page })
-      .withTags(rules)
-      .disableRules(announcerFallbacks[path] ?? [])
+      .withTags(axeRuleTags)
+      .disableRules(axeRulesSkippedOn(path))
       .analyze();
     for (const v of violations) {
       found.push(`${colorScheme}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

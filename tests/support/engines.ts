@@ -21,6 +21,11 @@ export interface EngineTab {
    * it may use only its arguments and the page's globals.
    */
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>;
+  /**
+   * Runs a script's source in the page as the driver's own script, which the page's Content-Security-Policy does not
+   * govern (as Playwright's `evaluate`): how a test tool such as axe-core gets into a page that allows no such script.
+   */
+  inject(source: string): Promise<void>;
   /** Polls `fn` in the page until it returns something truthy, across full navigations; fails after `timeoutMs`. */
   waitFor<A extends unknown[], R>(
     fn: (...args: A) => R,
@@ -141,6 +146,9 @@ function firefoxTab(page: PuppeteerPage, closeContext: () => Promise<void>): Eng
       await loaded(waitFor, url);
     },
     evaluate,
+    async inject(source) {
+      await page.evaluate(`${source}\n;undefined`);
+    },
     waitFor,
     click: (selector) => page.click(selector),
     hover: (selector) => page.hover(selector),
@@ -269,6 +277,9 @@ function webKitTab(
       await loaded(waitFor, url);
     },
     evaluate,
+    async inject(source) {
+      await call('POST', `${session}/execute/sync`, { script: source, args: [] });
+    },
     waitFor,
     async click(selector) {
       const target = await element(selector);

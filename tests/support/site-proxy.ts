@@ -18,6 +18,8 @@ export interface ProxiedRequest {
   document: boolean;
   /** What the proxy did with it. */
   outcome: 'forwarded' | 'failed' | 'held';
+  /** The status the app answered with, once it has answered a forwarded request. */
+  status?: number;
   /** When it arrived (`Date.now()`), and the page that asked (its Referer): the record attached to a failed test. */
   at: number;
   referrer: string;
@@ -32,14 +34,28 @@ export type Fault = 'fail' | 'hold' | { delayMs: number } | undefined;
 /** The path of the probe script the proxy adds to every page (below), and where it reports. */
 const probeScript = '/__engine-probe.js';
 const probeReport = '/__engine-probe/csp';
+const probeConsoleReport = '/__engine-probe/console';
 
 /**
- * Runs in every document before the page's own scripts: it records each CSP violation, sent to the proxy so that it
- * survives full navigations. A script file of the page's own origin, so the app's policy (`script-src 'self'`)
- * allows it unchanged; sendBeacon, so that the SDK's fetch instrumentation does not see it.
+ * Runs in every document before the page's own scripts: it records each CSP violation, each `console.error` call and
+ * each uncaught error, sent to the proxy so that they survive full navigations. A script file of the page's own
+ * origin, so the app's policy (`script-src 'self'`) allows it unchanged; sendBeacon, so that the SDK's fetch
+ * instrumentation does not see it.
  */
 const probe = `document.addEventListener('securitypolicyviolation', (e) => navigator.sendBeacon(${JSON.stringify(probeReport)},
   JSON.stringify({ directive: e.violatedDirective, blocked: e.blockedURI, document: e.documentURI, sample: e.sample })));
+(() => {
+  // In a scope of its own: a top-level name here would shadow the page's globals (React calls \`reportError\`).
+  const send = (text) => navigator.sendBeacon(${JSON.stringify(probeConsoleReport)}, text);
+  const describe = (value) => (value instanceof Error ? value.name + ': ' + value.message : String(value));
+  const consoleError = console.error;
+  console.error = function (...args) {
+    send(args.map(describe).join(' '));
+    return consoleError.apply(this, args);
+  };
+  addEventListener('error', (e) => send('uncaught ' + (e.error ? describe(e.error) : e.message)));
+  addEventListener('unhandledrejection', (e) => send('unhandled rejection ' + describe(e.reason)));
+})();
 `;
 
 export interface SiteProxy {
@@ -50,6 +66,8 @@ export interface SiteProxy {
   documents(): string[];
   /** Every CSP violation any document reported so far, as `directive blocked on document`. */
   readonly cspViolations: string[];
+  /** Every `console.error` call and uncaught error of any document so far, as text. */
+  readonly consoleErrors: string[];
   /** Sends later requests to another instance (a load balancer switched to a new release). */
   routeTo(upstream: string): void;
   /** Decides, for each later request, whether it fails or waits; `undefined` forwards it. */
@@ -70,6 +88,7 @@ export async function startSiteProxy(upstream: string): Promise<SiteProxy> {
   const port = await freePort();
   const requests: ProxiedRequest[] = [];
   const cspViolations: string[] = [];
+  const consoleErrors: string[] = [];
   const held = new Map<ServerResponse, ProxiedRequest>();
   const sockets = new Set<Socket>();
   const waiters = new Set<{ match: (r: ProxiedRequest) => boolean; resolve: (r: ProxiedRequest) => void }>();
@@ -97,6 +116,15 @@ export async function startSiteProxy(upstream: string): Promise<SiteProxy> {
       req.on('end', () => {
         const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, string>;
         cspViolations.push(`${v.directive} ${v.blocked} on ${v.document}${v.sample ? ` (${v.sample})` : ''}`);
+        res.writeHead(204).end();
+      });
+      return;
+    }
+    if (url.pathname === probeConsoleReport) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        consoleErrors.push(Buffer.concat(chunks).toString('utf8'));
         res.writeHead(204).end();
       });
       return;
@@ -138,6 +166,7 @@ export async function startSiteProxy(upstream: string): Promise<SiteProxy> {
     const upstreamRequest = forward(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
       (answer) => {
+        entry.status = answer.statusCode;
         // Nothing is cached, so that every request of the page reaches the proxy (a script served from the cache
         // after its prefetch could not be failed or held).
         const answerHeaders = { ...answer.headers, 'cache-control': 'no-store' };
@@ -176,6 +205,7 @@ export async function startSiteProxy(upstream: string): Promise<SiteProxy> {
     requests,
     documents: () => requests.filter((r) => r.document).map((r) => r.path),
     cspViolations,
+    consoleErrors,
     routeTo: (next) => (target = new URL(next)),
     setFault: (next) => (fault = next),
     next: (match) => new Promise((resolve) => waiters.add({ match, resolve })),

@@ -1,0 +1,26 @@
+// The sample paths of the tests' own reference pages (tests/app/pages/examples), for the page sweep: the same kind of
+// table as the product team's tests/product/sample-paths.ts, kept apart so that a team's table holds only its routes.
+import type { SamplePaths } from './sweep';
+
+export const referenceSamplePaths: SamplePaths = {
+  '/examples/[id]': ['/examples/42'],
+  '/examples/docs/[...path]': ['/examples/docs/guides/routing/intro'],
+  '/examples/on-demand/[slug]': ['/examples/on-demand/first-visit'],
+  '/examples/unavailable': [{ path: '/examples/unavailable', status: 503 }],
+  '/examples/moved': [{ path: '/examples/moved', status: 307 }],
+  '/examples/announcer/heading': [
+    {
+      path: '/examples/announcer/heading',
+      axeRulesSkipped: { 'document-title': "it has no title, to show the announcer's fallback to the first heading" },
+    },
+  ],
+  '/examples/announcer/bare': [
+    {
+      path: '/examples/announcer/bare',
+      axeRulesSkipped: {
+        'document-title': "it has no title, to show the announcer's fallback to the path",
+        'page-has-heading-one': "it has no heading, to show the announcer's fallback to the path",
+      },
+    },
+  ],
+};
