@@ -58,16 +58,20 @@ export function revalidateSecret(value: string | undefined): string | undefined 
   return value;
 }
 
-/** Parses the variables; throws an EnvError that says which variable is wrong and how to fix it. */
-export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
+/** The foundation's own variables; throws an EnvError that says which variable is wrong and how to fix it. */
+export function parseFoundationEnv(source: Record<string, string | undefined>): Omit<ServerEnv, 'product'> {
   const url = redisUrl(source.REDIS_URL);
   return {
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', source.ENABLE_DIAGNOSTICS),
     redisUrl: url,
     redisKeyNamespace: url ? redisKeyNamespace(source) : undefined,
     revalidateSecret: revalidateSecret(source.REVALIDATE_SECRET),
-    product: parseProductEnv(source),
   };
+}
+
+/** Every variable, the foundation's and the product's, from one source: a bad one stops start-up alike. */
+export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
+  return { ...parseFoundationEnv(source), product: parseProductEnv(source) };
 }
 
 let cached: ServerEnv | undefined;

@@ -70,10 +70,6 @@ describe('integer()', () => {
 });
 
 describe('the product’s settings in the server’s environment', () => {
-  it('a fresh clone declares none: the server starts with no settings', async () => {
-    const { parseServerEnv } = await import('../../src/config/env');
-    expect(parseServerEnv({}).product).toEqual({});
-  });
   it('are parsed with the foundation’s, from the same source, so a bad one stops start-up alike', async () => {
     vi.resetModules();
     vi.doMock('../../src/config/productEnv', () => ({
