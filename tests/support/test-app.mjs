@@ -9,8 +9,19 @@
 // <NEXT_DIST_DIR>/standalone/server.js in the project.
 // The copy has no node_modules of its own: it uses the project's, so Next takes the project as the build's root.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { testAppCopy } from './e2e-env.mjs';
 
@@ -69,15 +80,36 @@ export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
     env: { ...process.env, ...env },
   });
   if (status !== 0) throw new Error(`The build of the test app in ${copy} failed (exit code ${status}).`);
+  const built = resolve(copy, distDir);
+  const standalone = resolve(distDir, 'standalone');
+  // The standalone server sits at the copy's path inside the standalone directory: it is lifted to the top.
+  const nested = join(built, 'standalone', copy);
+  const moved = (path) =>
+    path.startsWith(`${nested}/`)
+      ? join(standalone, relative(nested, path))
+      : path.startsWith(`${built}/`)
+        ? join(resolve(distDir), relative(built, path))
+        : path;
+  // Turbopack links the packages a server bundle loads (<distDir>/node_modules) by relative paths: read them before
+  // the move, and point each again from where it lands to where its target lands.
+  const links = symlinksUnder(built).map((link) => ({ link, target: resolve(dirname(link), readlinkSync(link)) }));
   rmSync(distDir, { recursive: true, force: true });
-  renameSync(join(copy, distDir), distDir);
-  // The standalone server sits at the copy's path inside the standalone directory: lift it to the top.
-  const standalone = join(distDir, 'standalone');
-  const nested = join(standalone, copy);
-  for (const entry of readdirSync(nested)) renameSync(join(nested, entry), join(standalone, entry));
+  renameSync(built, distDir);
+  for (const entry of readdirSync(moved(nested))) renameSync(join(moved(nested), entry), join(standalone, entry));
   rmSync(join(standalone, copy.split('/')[0]), { recursive: true });
-  console.log(`test app: standalone server ready in ${standalone}`);
-  return standalone;
+  for (const { link, target } of links) {
+    rmSync(moved(link));
+    symlinkSync(relative(dirname(moved(link)), moved(target)), moved(link));
+  }
+  console.log(`test app: standalone server ready in ${relative('.', standalone)}`);
+  return relative('.', standalone);
+}
+
+/** Every symbolic link below `dir`. */
+function symlinksUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isSymbolicLink())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
