@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { startBackend, type Backend } from '../support/backend';
-import { freePort, startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir, e2eServerEnv, testAppCopy } from '../support/e2e-env.mjs';
+import { freePort, startExpectingExit, startInstance, type Instance } from '../support/cluster';
+import { e2eDistDir, testAppCopy } from '../support/e2e-env.mjs';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 
@@ -21,33 +21,6 @@ test.afterEach(async () => {
   app = backend = postgres = undefined;
 });
 
-/**
- * Starts the server with `env` (a variable set to undefined is left out) and waits for it to exit on its own; its exit
- * code and what it printed.
- */
-async function startExpectingExit(
-  env: Record<string, string | undefined>,
-): Promise<{ code: number | null; output: string }> {
-  const child = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-    cwd: `${e2eDistDir}/standalone`,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      ...e2eServerEnv,
-      NEXT_DIST_DIR: e2eDistDir,
-      PORT: String(await freePort()),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  clearTimeout(timer);
-  return { code, output };
-}
-
 /** The messages of the JSON lines a server printed, in order. */
 function messages(output: string): string[] {
   return output
@@ -63,7 +36,7 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
   test.setTimeout(60_000);
   const missing = await startExpectingExit({ BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' });
   expect(missing.code).toBe(1);
-  expect(messages(missing.output)).toContain(
+  expect(missing.fatal).toContain(
     'Configuration error: BACKEND_URL is not set: set it to a URL (http:// or https://), e.g. http://backend.internal:8080.',
   );
   const wrong = await startExpectingExit({
@@ -71,7 +44,7 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
     DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
   });
   expect(wrong.code).toBe(1);
-  expect(messages(wrong.output)).toContain(
+  expect(wrong.fatal).toContain(
     'Configuration error: DATABASE_URL must be a URL (postgres:// or postgresql://) with a host, e.g. postgres://app@db.internal/app; the value set is not.',
   );
   expect(wrong.output).not.toContain('hunter2');

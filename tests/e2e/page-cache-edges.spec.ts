@@ -1,7 +1,6 @@
 import type { Event } from '@sentry/core';
-import { spawn } from 'node:child_process';
-import { copyOfBuild, freePort } from '../support/cluster';
-import { e2eDistDir, e2eServerEnv } from '../support/e2e-env.mjs';
+import { copyOfBuild, startExpectingExit } from '../support/cluster';
+import { e2eDistDir } from '../support/e2e-env.mjs';
 import { generatedPath, member, revalidate, served, stopAll, type Member } from '../support/page-cache';
 import { startRedis, type Redis } from '../support/redis';
 import { expect, test } from './fixtures';
@@ -158,27 +157,12 @@ test.describe('two instances on one Redis', () => {
 test('a REDIS_URL the client cannot use stops start-up with one sentence that names it and not its password', async () => {
   const copy = copyOfBuild(e2eDistDir);
   try {
-    const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-      cwd: copy.dir,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        ...e2eServerEnv,
-        PORT: String(await freePort()),
-        REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:6379/pages',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    for (const stream of [server.stdout, server.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
-    const code = await new Promise<number | null>((resolve) => server.on('exit', resolve));
+    const { code, output, fatal } = await startExpectingExit(
+      { REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:6379/pages' },
+      copy.dir,
+    );
     expect(code).toBe(1);
-    const fatal = output
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { level: string; msg: string })
-      .filter((line) => line.level === 'fatal');
-    expect(fatal.map((line) => line.msg)).toEqual([
+    expect(fatal).toEqual([
       expect.stringMatching(
         /^Configuration error: REDIS_URL must be .* \(the value set has a path that is not a database number/,
       ),

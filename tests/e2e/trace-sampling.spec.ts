@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import type { Event } from '@sentry/core';
-import { freePort, startInstance } from '../support/cluster';
-import { e2eDistDir, e2eServerEnv } from '../support/e2e-env.mjs';
+import { startExpectingExit, startInstance } from '../support/cluster';
 import { firstException } from '../support/ingest';
 import { expect, test, throwInPage, waitForReporting } from './fixtures';
 
@@ -76,26 +74,9 @@ test('a caller’s unsampled trace stays unsampled at the spec’s rate of 1, an
 });
 
 test('a rate outside 0 to 1 stops start-up with one line that says what to set', async () => {
-  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
-    cwd: `${e2eDistDir}/standalone`,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      ...e2eServerEnv,
-      PORT: String(await freePort()),
-      SENTRY_TRACES_SAMPLE_RATE: '10%',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  for (const stream of [server.stdout, server.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
-  expect(await new Promise((exited) => server.on('exit', exited))).toBe(1);
-  const fatal = output
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { level: string; msg: string })
-    .filter((line) => line.level === 'fatal');
-  expect(fatal.map((line) => line.msg)).toEqual([
+  const { code, fatal } = await startExpectingExit({ SENTRY_TRACES_SAMPLE_RATE: '10%' });
+  expect(code).toBe(1);
+  expect(fatal).toEqual([
     'Configuration error: SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got "10%"); unset it to keep every trace.',
   ]);
 });

@@ -93,6 +93,36 @@ export async function startInstance(
   };
 }
 
+/**
+ * Starts the standalone server in `dir` with `env` added to the tests' server environment (a variable set to
+ * undefined is left out), for a start that must fail: waits for it to exit on its own (killed after 30 s), and returns
+ * its exit code, what it printed, and the messages of its fatal log lines.
+ */
+export async function startExpectingExit(
+  env: Record<string, string | undefined>,
+  dir = `${e2eDistDir}/standalone`,
+): Promise<{ code: number | null; output: string; fatal: string[] }> {
+  const child = track(
+    spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(await freePort()), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  const fatal = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level?: string; msg?: string })
+    .filter((line) => line.level === 'fatal')
+    .map((line) => String(line.msg));
+  return { code, output, fatal };
+}
+
 export interface Nginx {
   origin: string;
   /** Points the load balancer at other instances (a graceful `nginx -s reload`, as in a deploy). */
