@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { hasDotSegment } from './dot-segments.mjs';
 import { redactedUrl } from './redaction.mjs';
 import { requestIdFor } from './request-id.mjs';
 import { parseSwitch, serverLogger } from './server-log.mjs';
@@ -132,6 +133,8 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
         : refuse(res, 400, 'Bad Request');
     }
     if (target === undefined) return refuse(res, 400, 'Bad Request');
+    // The proxy sees the path with its dot segments collapsed; Next would route it as it is and answer 500.
+    if (hasDotSegment(target)) return refuse(res, 400, 'Bad Request');
     req.url = target;
     const refusal = bodyRefusal(req.headers);
     if (refusal) return refuseBody(req, res, refusal);
@@ -172,7 +175,7 @@ function isPlainLocalImage(target) {
   } catch {
     return false;
   }
-  return !source.startsWith('//') && !source.includes('\\');
+  return !source.startsWith('//') && !source.includes('\\') && !hasDotSegment(source);
 }
 
 // A response's status, once sent, stays what the client got. After a proxy error's 500, Next's router goes on to its

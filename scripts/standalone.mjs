@@ -13,6 +13,8 @@ export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, 'src/observability/redaction.mjs'), join(serverDir, 'redaction.mjs'));
   // The preload's request ids follow the proxy's rule.
   cpSync(join(appDir, 'src/server/requestId.mjs'), join(serverDir, 'request-id.mjs'));
+  // The preload refuses dot segments, which the proxy never sees.
+  cpSync(join(appDir, 'src/server/dotSegments.mjs'), join(serverDir, 'dot-segments.mjs'));
   // The preload runs the hooks the app registers with onShutdown().
   cpSync(join(appDir, 'src/server/shutdown.mjs'), join(serverDir, 'shutdown.mjs'));
 }

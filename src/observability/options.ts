@@ -1,9 +1,10 @@
 // Init options for every runtime, built from the spec's values (src/config/spec.ts) and the reporting environment.
+import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
 import { reporting } from '../config/spec';
 import type { ReportingEnv } from './env';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
-import { redactedBreadcrumb } from './urlRedaction';
+import { redactedBreadcrumb, redactedSpan } from './urlRedaction';
 
 type DataCollection = NonNullable<NodeOptions['dataCollection']>;
 
@@ -70,7 +71,10 @@ function sharedOptions(env: ReportingEnv) {
     maxBreadcrumbs: reporting.maxBreadcrumbs,
     attachStacktrace: true,
     dataCollection: dataCollection(env.collectPersonalData),
-    ...(env.collectPersonalData ? {} : { beforeBreadcrumb: redactedBreadcrumb }),
+    // Spans as a transaction carries them (`traceLifecycle: 'static'`); a callback of the other shape is never called.
+    ...(env.collectPersonalData
+      ? {}
+      : { beforeBreadcrumb: redactedBreadcrumb, beforeSendSpan: withStaticSpan(redactedSpan) }),
     ignoreSpans: ignoredSpans,
     beforeSend: reportableEvent,
   };

@@ -3,11 +3,20 @@
 // because the server's preload (scripts/server-lifecycle.mjs) loads it outside Next's bundle through serverLog.mjs;
 // the server's and the browser's bundles import the same file.
 
-/** A query key that says what was asked without saying who asked: a short name (`q`, `page_size`, `ids[]`). */
-const plainKey = /^[a-z_][\w.[\]-]{0,23}$/i;
+/**
+ * A query key that says what was asked without saying who asked: a short name (`q`, `page_size`, `pageSize`, `ids[]`,
+ * `utm-source`, `v2`), its words lowercase or camelCase, digits only at its end. Next's router writes a bare token
+ * (`?TOKEN`) back as a key (`?TOKEN=`), and a short token is no longer than a name: what names rarely look like
+ * (a capital first, capitals together, digits within) is taken for one.
+ */
+const plainKey = /^(?=.{1,24}$)[a-z_][a-z_.-]*(?:[A-Z][a-z_.-]+)*\d{0,3}(?:\[\])?$/;
 
-/** An absolute (or protocol-relative) URL's start, then user-info: everything up to the authority's last `@`. */
-const userInfo = /^((?:[a-z][a-z\d+.-]*:)?[/\\]{2})[^/\\]*@/i;
+/**
+ * An absolute (or protocol-relative) URL's start, then user-info: everything up to the authority's last `@`. Anywhere
+ * in the URL, not only at its start: the SDK writes an odd request target after the host (`GET HTTP://user:pw@h/x`
+ * becomes `http://hostHTTP://user:pw@h/x`, `GET //user:pw@h/x` becomes `http://host//user:pw@h/x`).
+ */
+const userInfo = /((?:[a-z][a-z\d+.-]*:)?[/\\]{2})[^/\\]*@/gi;
 
 /**
  * The URL without what may identify a person: no fragment (`#access_token=…`), no user-info (`user:password@`), and
@@ -32,8 +41,11 @@ export function redactedUrl(url) {
   return keys.length ? `${origin}?${keys.join('&')}` : origin;
 }
 
-/** What looks like a URL or a path in free text: a scheme or `/`, up to a space or a quote. */
-const urlInText = /(?:\b[a-z][a-z\d+.-]*:)?\/[^\s"'`<>]*/gi;
+/**
+ * What looks like a URL or a path in free text: a scheme or `/`, up to a space, a double quote or an angle bracket.
+ * Not up to a single quote or a backtick: browsers leave both unencoded in a path (`/it's?token=…`).
+ */
+const urlInText = /(?:\b[a-z][a-z\d+.-]*:)?\/[^\s"<>]*/gi;
 
 /** Free text (a message Next or a library wrote, a span name) with each URL in it redacted as redactedUrl does. */
 export function redactedUrlsIn(text) {

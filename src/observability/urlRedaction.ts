@@ -3,15 +3,28 @@
 // fetch, XHR and resource spans in the browser). It copies others as they are: the page's address and the Referer,
 // user-info in an absolute-form request target, fragments, span names, breadcrumbs and replays. Those go through
 // redactedUrl here (redaction.mjs), field by field, never by a walk over every string of an event.
-import type { Breadcrumb, Event, Integration, ReplayEvent, StartSpanOptions } from '@sentry/core';
+import type { Breadcrumb, Event, Integration, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
 import { redactedUrl, redactedUrlsIn } from './redaction.mjs';
 
 /** The header the browser and the server both keep (options.ts harmlessHeaders), spelt as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;
 
+/**
+ * Attributes that hold a URL or a request target the SDK copies as it is: the server's `url.path` is the raw target
+ * (`//user:pw@h/x`); a web vital's span is named after the page, fragment included.
+ */
+const urlAttributes = [
+  'url.full',
+  'url.path',
+  'http.target',
+  'sentry.transaction',
+  'sentry.segment.name',
+  'transaction',
+];
+
 /** A span's or a transaction's attributes that hold a URL, or part of one, the SDK does not redact itself. */
 function redactSpanData(data: Record<string, unknown>): void {
-  if (typeof data['url.full'] === 'string') data['url.full'] = redactedUrl(data['url.full']);
+  for (const key of urlAttributes) if (typeof data[key] === 'string') data[key] = redactedUrlsIn(data[key]);
   // The fragment of a fetch or XHR URL (`#access_token=…`), on its own.
   delete data['url.fragment'];
   const referer = data['http.request.header.referer'];
@@ -48,6 +61,16 @@ export const urlRedaction: Integration = {
   name: 'UrlRedaction',
   processEvent: redactEvent,
 };
+
+/**
+ * The `beforeSendSpan` of every runtime while personal data is off. A standalone span (the INP of a click) travels in
+ * an envelope of its own, which the integration above never sees; spans of transactions pass here too.
+ */
+export function redactedSpan(span: SpanJSON): SpanJSON {
+  if (span.description) span.description = redactedUrlsIn(span.description);
+  if (span.data) redactSpanData(span.data);
+  return span;
+}
 
 /**
  * The `beforeBreadcrumb` of every runtime while personal data is off: navigations (`from`, `to`), fetch, XHR and HTTP

@@ -3,6 +3,7 @@ import type { StoredEntry } from './pageCacheEntry.mjs';
 
 export declare const callTimeoutMs: number;
 export declare const pauseMs: number;
+export declare const diskPages: number;
 export default class PageCacheHandler {
   constructor(ctx: {
     serverDistDir?: string;

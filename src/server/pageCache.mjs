@@ -1,8 +1,8 @@
 // Next's incremental cache (pages with getStaticProps and their data), shared by every instance through one Redis. The
-// server hands it to Next at start when REDIS_URL is set (src/server/startup.ts); without it, this file is not loaded
-// and Next's own filesystem cache runs. Plain JavaScript, so that the unit tests and Next's build both load it as it
+// server hands it to Next at start (src/server/startup.ts); without REDIS_URL it is Next's own filesystem cache, with
+// a bound on the pages it keeps on disk. Plain JavaScript, so that the unit tests and Next's build both load it as it
 // is. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, ErrorReply } from '@redis/client';
 import fileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
@@ -32,7 +32,41 @@ const ownCopyEntries = 500;
 /** And so many characters of them in all, as Next's own in-memory cache keeps 50 MB. */
 const ownCopyChars = 50 * 1024 * 1024;
 
+/**
+ * Without Redis, the pages a fallback route generates (a made-up but valid slug each) are kept on disk, so many at
+ * most: Next's filesystem cache writes about 12 KB in three files for each and never removes one. The oldest written
+ * go first; the build's own pages are never removed.
+ */
+export const diskPages = 1000;
+
 class RedisUnavailable extends Error {}
+
+const diskKey = Symbol.for('app.pageCache.disk');
+
+/** What this process wrote to disk without Redis, oldest first, shared by every handler (one per request). */
+function diskFor(ctx) {
+  return (globalThis[diskKey] ??= {
+    written: new Set(),
+    prerendered: new Set(
+      Object.keys(JSON.parse(readFileSync(join(ctx.serverDistDir, '..', 'prerender-manifest.json'), 'utf8')).routes),
+    ),
+  });
+}
+
+/** Records a page written to disk, and removes the oldest generated ones' files past diskPages. */
+function boundDisk(files, disk, key) {
+  if (disk.prerendered.has(key)) return;
+  disk.written.delete(key);
+  disk.written.add(key);
+  for (const oldest of disk.written) {
+    if (disk.written.size <= diskPages) break;
+    disk.written.delete(oldest);
+    const html = files.getFilePath(`${oldest}.html`, 'PAGES');
+    for (const file of [html, html.replace(/\.html$/, '.json'), html.replace(/\.html$/, '.meta')]) {
+      rmSync(file, { force: true });
+    }
+  }
+}
 
 /** One connection per process, shared by every handler (Next makes one handler per request). */
 function sharedRedis(url, distDir) {
@@ -225,6 +259,8 @@ export default class PageCacheHandler {
     this.redis = redisFor(ctx);
     // Without Redis: Next's own cache. With it: the build's prerendered pages, read once per build into Redis.
     this.files = new FileSystemCache(this.redis ? { ...ctx, flushToDisk: false, maxMemoryCacheSize: 0 } : ctx);
+    // The build writes its own pages where they belong; a running server's, without Redis, are bounded.
+    this.serverDistDir = ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' ? undefined : ctx.serverDistDir;
   }
 
   async get(key, ctx) {
@@ -292,7 +328,11 @@ export default class PageCacheHandler {
 
   async set(key, data, ctx) {
     const redis = this.redis;
-    if (!redis) return this.files.set(key, data, ctx);
+    if (!redis) {
+      await this.files.set(key, data, ctx);
+      if (data?.kind === 'PAGES' && this.serverDistDir && !ctx.isFallback) boundDisk(this.files, diskFor(this), key);
+      return;
+    }
     const entry = { value: data, lastModified: Date.now(), cacheControl: ctx.cacheControl };
     // A page that is not found (getStaticProps' notFound: a made-up slug) is not kept: it costs Redis nothing, and a
     // page stored under its key before is removed. So is a page too large to share: each instance renders it.

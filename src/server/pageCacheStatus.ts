@@ -1,5 +1,5 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
-// (src/server/pageCache.mjs), which it keeps on globalThis: that file is loaded only with REDIS_URL (startup.ts).
+// (src/server/pageCache.mjs), which it keeps on globalThis only with REDIS_URL.
 import { serverEnv } from '../config/env';
 
 const pageCacheRedis = Symbol.for('app.pageCache.redis');

@@ -10,12 +10,11 @@ const nextCacheHandlers = Symbol.for('@next/cache-handlers');
 
 /**
  * With REDIS_URL, the shared page cache (pageCache.mjs) replaces Next's filesystem cache for ISR pages and their data;
- * without it nothing is loaded and Next's own cache runs as in a bare app. It is handed to Next here rather than as
+ * without it, the same handler runs Next's own cache with a bound on the pages it keeps on disk. It is handed to Next here rather than as
  * next.config's `cacheHandler`, which Next imports anew on every request, pages and API routes alike: an `import()`
  * through Node's module loader that cost 40 µs of CPU per request, Redis or not (docs/performance.md).
  */
-export async function sharePageCache(redisUrl: string | undefined): Promise<void> {
-  if (!redisUrl) return;
+export async function handPageCacheToNext(): Promise<void> {
   const { default: PageCacheHandler } = await import('./pageCache.mjs');
   const global = globalThis as Record<symbol, Record<string, unknown> | undefined>;
   global[nextCacheHandlers] = { ...global[nextCacheHandlers], FetchCache: PageCacheHandler };
@@ -26,9 +25,9 @@ export async function startServer(): Promise<void> {
   const log = serverLogger();
   let reportingEnv: ReportingEnv;
   let logLevels: ReturnType<typeof forwardedLogLevels>;
-  let redisUrl: string | undefined;
   try {
-    redisUrl = serverEnv().redisUrl;
+    // Checked here, so that a bad REDIS_URL stops the start; the page cache reads it when Next first asks for a page.
+    serverEnv();
     reportingEnv = serverReportingEnv(process.env);
     logLevels = forwardedLogLevels(process.env);
   } catch (error) {
@@ -40,5 +39,5 @@ export async function startServer(): Promise<void> {
   // Lines name the release and environment that events name (the build's release is only known to the app's bundle).
   setReportingLogFields({ release: reportingEnv.release, environment: reportingEnv.environment });
   startServerReporting(reportingEnv, logLevels);
-  await sharePageCache(redisUrl);
+  await handPageCacheToNext();
 }

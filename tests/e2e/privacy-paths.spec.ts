@@ -277,6 +277,86 @@ test.describe('with personal data off', () => {
     await expectReplayRedacted(ingest, since, error, { listed: first, recorded: first });
     await expectNowhere([email!, accessToken!], ingest, since, server);
   });
+
+  test('issue 36: scheme-like request lines (any case, ws:, //user:pass@): user-info in no event, span or log', async ({
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [password, email] = secretsOf(token, 'password', 'email');
+    const requestId = `privacy-${token}`;
+    const line = (target: string, id: string) =>
+      `GET ${target} HTTP/1.1\r\nHost: ${appHost}:${server.port}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`;
+    const answer = await rawRequest(
+      server.port,
+      appHost,
+      line(`HTTP://user:${password}@${appHost}:${server.port}/api/diagnostics/server-error?email=${email}`, requestId),
+    );
+    expect(answer.status).toBe(500);
+    const { transaction } = await serverReports(ingest, since, requestId, apiError);
+    expect(transaction.contexts?.trace?.data?.['url.path']).not.toContain(password);
+    for (const [i, target] of [
+      `ws://user:${password}@${appHost}:${server.port}/api/health`,
+      `Ws://user:${password}@${appHost}/x`,
+      `//user:${password}@${appHost}/api/health`,
+    ].entries()) {
+      const other = await rawRequest(server.port, appHost, line(target, `${requestId}-${i}`));
+      expect(other.status, target).toBeGreaterThanOrEqual(200);
+      expect(other.status, target).toBeLessThan(500);
+    }
+    // What the server sends of them is sent by now: the error's log, every 5 s, is the last to go.
+    await ingest.waitForItem('log', carries(requestId), { since, timeoutMs: 15_000 });
+    await expectNowhere([password!, email!], ingest, since, server);
+  });
+
+  test('issue 36: a page load whose path has a quote: the query and fragment after it', async ({
+    page,
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    const [email, accessToken] = secretsOf(token, 'email', 'accesstoken');
+    await page.goto(`${server.origin}/examples/o'k\`${token}?email=${email}#access_token=${accessToken}`);
+    await waitForReplay(page);
+    const message = `quoted path ${token}`;
+    await throwInPage(page, message);
+    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    await ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
+      { since },
+    );
+    const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+    await ingest.waitForReplay((r) => (r as { replay_id?: string }).replay_id === replayId, { since });
+    await expectNowhere([email!, accessToken!], ingest, since, server);
+  });
+
+  test('issue 36: a short bare token after a client navigation (?TOKEN, which Next sends as ?TOKEN=)', async ({
+    page,
+    ingest,
+    since,
+    token,
+    server,
+  }) => {
+    // Short enough to pass for a key's name before: 24 characters at most.
+    const [shortToken] = secretsOf(token, 'Tk').map((t) => t.slice(0, 20));
+    await page.goto(`${server.origin}/examples/41`);
+    await waitForReplay(page);
+    await page.evaluate(
+      (url) => (window as unknown as { next: { router: { push(u: string): void } } }).next.router.push(url),
+      `/examples/42?${shortToken}`,
+    );
+    await expect(page.getByTestId('segment')).toHaveText('42');
+    const message = `short token ${token}`;
+    await throwInPage(page, message);
+    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    await ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
+      { since },
+    );
+    await expectNowhere([shortToken!], ingest, since, server);
+  });
 });
 
 /** Waits for the replay of the error's session: it lists the first page as `listed`, its recording names it `recorded`. */

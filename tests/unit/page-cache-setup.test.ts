@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import PageCacheHandler from '../../src/server/pageCache.mjs';
-import { sharePageCache } from '../../src/server/startup';
+import { handPageCacheToNext } from '../../src/server/startup';
 
 // Where Next's IncrementalCache finds a cache handler when next.config names none
 // (next/dist/server/lib/incremental-cache/index.js: `globalThis[Symbol.for('@next/cache-handlers')].FetchCache`).
@@ -12,20 +12,15 @@ afterEach(() => {
 });
 
 describe('the shared page cache at start (issue 28)', () => {
-  it('hands Next the shared page cache when REDIS_URL is set', async () => {
-    await sharePageCache('redis://127.0.0.1:6379');
+  it('hands Next the page cache, with or without REDIS_URL (without it, the disk is bounded: issue 36)', async () => {
+    await handPageCacheToNext();
     expect(handlers()?.FetchCache).toBe(PageCacheHandler);
-  });
-
-  it('leaves Next its own filesystem cache when REDIS_URL is unset', async () => {
-    await sharePageCache(undefined);
-    expect(handlers()).toBeUndefined();
   });
 
   it('keeps the handlers a platform registered there for other caches', async () => {
     const DefaultCache = {};
     (globalThis as Record<symbol, unknown>)[nextCacheHandlers] = { DefaultCache };
-    await sharePageCache('redis://127.0.0.1:6379');
+    await handPageCacheToNext();
     expect(handlers()).toEqual({ DefaultCache, FetchCache: PageCacheHandler });
   });
 });

@@ -104,3 +104,41 @@ describe('redactedUrlsIn: URLs inside free text', () => {
     expect(redactedUrlsIn(undefined as unknown as string)).toBe('');
   });
 });
+
+describe('issue 36: URL forms that got past the redaction', () => {
+  it('a single quote or a backtick in a URL: the query and fragment after it go', () => {
+    expect(redactedUrlsIn("GET /it's?email=alice%40example.com#access_token=abc")).toBe("GET /it's?email=");
+    expect(redactedUrlsIn('GET /a`b?email=alice%40example.com#access_token=abc')).toBe('GET /a`b?email=');
+    expect(redactedUrlsIn("resource http://h/o'k/x.js?token=abc")).toBe("resource http://h/o'k/x.js?token=");
+    expect(redactedUrl("/it's?email=alice#access_token=abc")).toBe("/it's?email=");
+  });
+
+  it('a short bare token Next turned into a key (?TOKEN becomes ?TOKEN=): goes whole', () => {
+    for (const token of ['TOKEN', 'k3JdX9aQ', 'Zm9vYmFy', 'aBCdef', '9f86d081', 'ABCDEFGH']) {
+      expect(redactedUrl(`/examples/42?${token}=`), token).toBe('/examples/42');
+      expect(redactedUrl(`/_next/data/b/examples/42.json?${token}=&page=2`), token).toBe(
+        '/_next/data/b/examples/42.json?page=',
+      );
+    }
+  });
+
+  it('names stay names: lowercase, snake, kebab, camelCase, a number at the end, []', () => {
+    const names = ['q', 'page', 'page_size', 'pageSize', 'utm-source', 'sort.by', 'ids[]', 'v2', '_ga', 'returnTo'];
+    expect(redactedUrl(`/a?${names.map((n) => `${n}=1`).join('&')}`)).toBe(`/a?${names.map((n) => `${n}=`).join('&')}`);
+  });
+
+  it('scheme-like request lines, any case, ws: and protocol-relative: user-info goes wherever it is', () => {
+    for (const target of [
+      'HTTP://user:hunter2@h/x',
+      'Http://user:hunter2@h/x',
+      'ws://user:hunter2@h/x',
+      '//user:hunter2@h/x',
+    ]) {
+      const scheme = target.slice(0, target.indexOf('//') + 2);
+      // The SDK's url.full for such a line: its target written after the host.
+      expect(redactedUrl(`http://localhost:3000${target}`), target).toBe(`http://localhost:3000${scheme}h/x`);
+      expect(redactedUrl(target), target).toBe(`${scheme}h/x`);
+      expect(redactedUrlsIn(`GET ${target}`), target).toBe(`GET ${scheme}h/x`);
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
   serverOptions,
   withRequestIdTag,
 } from '../../src/observability/options';
-import { redactedBreadcrumb } from '../../src/observability/urlRedaction';
+import { redactedBreadcrumb, redactedSpan } from '../../src/observability/urlRedaction';
 
 const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
 
@@ -143,6 +143,15 @@ describe('privacy', () => {
     expect(browserOptions(env).beforeBreadcrumb).toBe(redactedBreadcrumb);
     const personal = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
     expect(serverOptions(personal)).not.toHaveProperty('beforeBreadcrumb');
+  });
+
+  it('redacts the spans of every runtime, standalone ones included, unless turned on', () => {
+    expect(serverOptions(env).beforeSendSpan).toBe(redactedSpan);
+    expect(browserOptions(env).beforeSendSpan).toBe(redactedSpan);
+    // Called only when marked as taking the static shape, which `traceLifecycle: 'static'` sends.
+    expect((redactedSpan as unknown as { _static?: boolean })._static).toBe(true);
+    const personal = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
+    expect(serverOptions(personal)).not.toHaveProperty('beforeSendSpan');
   });
 });
 

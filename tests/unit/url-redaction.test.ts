@@ -1,8 +1,8 @@
-import type { Breadcrumb, Client, Event, ReplayEvent } from '@sentry/core';
+import type { Breadcrumb, Client, Event, ReplayEvent, SpanJSON } from '@sentry/core';
 import type { ReplayFrameEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { redactedRecordingEvent } from '../../src/observability/replay';
-import { redactedBreadcrumb, urlRedaction, withoutPageQuery } from '../../src/observability/urlRedaction';
+import { redactedBreadcrumb, redactedSpan, urlRedaction, withoutPageQuery } from '../../src/observability/urlRedaction';
 
 const secrets = ['alice', 'bob', 'carol', 'hunter2', 'eyJhbGci', 'access_token', 'dave'];
 const process = (event: Event) => urlRedaction.processEvent!(event, {}, {} as Client) as Event;
@@ -181,6 +181,53 @@ describe('redactedRecordingEvent: what replay records of URLs itself', () => {
     expect(events[0]?.data.payload).toMatchObject({
       description: '/examples/43?email=',
       data: { previous: '/examples/42?q=' },
+    });
+  });
+});
+
+describe('redactedSpan (beforeSendSpan): spans, the standalone INP span included', () => {
+  const span = (fields: Partial<SpanJSON>): SpanJSON =>
+    ({ span_id: 'a', trace_id: 'b', start_timestamp: 1, data: {}, ...fields }) as SpanJSON;
+
+  it('an INP click span named after the page: its fragment and query', () => {
+    const redacted = redactedSpan(
+      span({
+        description: 'body > button',
+        data: {
+          'sentry.op': 'ui.interaction.click',
+          'sentry.transaction': '/examples/42?email=alice#access_token=hunter2',
+          'sentry.segment.name': '/examples/42#access_token=hunter2',
+          transaction: "/it's?q=bob#access_token=hunter2",
+        },
+      }),
+    );
+    expectNoSecret(redacted);
+    expect(redacted.data).toEqual({
+      'sentry.op': 'ui.interaction.click',
+      'sentry.transaction': '/examples/42?email=',
+      'sentry.segment.name': '/examples/42',
+      transaction: "/it's?q=",
+    });
+    expect(redacted.description).toBe('body > button');
+  });
+
+  it("a span's name with a quote in its URL, and a server span's url.path as well as url.full", () => {
+    const redacted = redactedSpan(
+      span({
+        description: "GET /o'k?eyJhbGciOiJ9#access_token=x",
+        data: {
+          'url.full': 'http://localhost:3000//user:hunter2@h/x',
+          'url.path': '//user:hunter2@h/x',
+          'http.target': 'HTTP://user:hunter2@h/x?email=carol',
+        },
+      }),
+    );
+    expectNoSecret(redacted);
+    expect(redacted.description).toBe("GET /o'k");
+    expect(redacted.data).toEqual({
+      'url.full': 'http://localhost:3000//h/x',
+      'url.path': '//h/x',
+      'http.target': 'HTTP://h/x?email=',
     });
   });
 });

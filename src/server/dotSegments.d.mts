@@ -1,0 +1,2 @@
+// Types of dotSegments.mjs.
+export declare function hasDotSegment(target: unknown): boolean;
