@@ -1,9 +1,11 @@
 // Preloaded into the production server (`node --import`, see scripts/start.mjs): the things `next start` does not do as
 // the app needs. It refuses requests Next 16 mishandles (TRACE, several Host headers, odd request targets and image
-// sources) and bodies too large to hold in memory, and owns graceful shutdown. First of all it starts the server's
+// sources), upgrades and bodies too large to hold in memory, holds every body until it is whole, bounds what each
+// connection and all of them hold, and owns graceful shutdown. First of all it starts the server's
 // logger, so that everything the process prints, Next's own lines included, is one JSON line
 // (src/observability/serverLog.mjs and redaction.mjs, copied beside it by the build).
 
+import { AsyncResource } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { hasDotSegment } from './dot-segments.mjs';
@@ -79,46 +81,155 @@ const methodsNextCannotHandle = new Set(['TRACE']);
 function refuse(res, status, text, headers = {}) {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...headers });
   res.end(text);
+  closeAfterAnswer(res.req);
   return true;
 }
 
-/** Why a body is refused before it is read, or undefined when Next may buffer it. */
+/** Why a body is refused before it is read, or undefined when it may be read (a chunked one is counted as it comes). */
 function bodyRefusal(headers) {
-  // Chunked: its size is known only once it has all arrived, and Next would buffer it first. RFC 9112 §6.3 allows 411.
-  if (headers['transfer-encoding'] !== undefined) {
-    return { status: 411, message: `Send the body with a Content-Length header; at most ${maxBodyBytes} bytes.` };
-  }
-  if (Number(headers['content-length'] ?? 0) > maxBodyBytes) {
-    return { status: 413, message: `The body is larger than ${maxBodyBytes} bytes, the most this server accepts.` };
-  }
+  if (Number(headers['content-length'] ?? 0) > maxBodyBytes) return tooLarge;
   return undefined;
 }
+const tooLarge = {
+  status: 413,
+  message: `The body is larger than ${maxBodyBytes} bytes, the most this server accepts.`,
+};
+const serverFull = {
+  status: 503,
+  message: 'The server is holding as many request bodies as it can; try again in a second.',
+  headers: { 'Retry-After': '1' },
+};
 
 /** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
 const drainedBodyBytes = 1024 * 1024;
 /** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
 const refusedBodyLingerMs = 5000;
 
+/**
+ * After an answer that says `Connection: close`, the connection closes as RFC 9112 §9.6 asks: the server's side ends
+ * at once, the body still coming is read and dropped up to drainedBodyBytes (a larger one stays unread: TCP holds the
+ * client back), and the socket closes when the client has closed its side or, at the latest, after the linger. Closing
+ * at once would reset the connection under a client still sending, and it could lose the answer.
+ */
+function closeAfterAnswer(req) {
+  const { socket } = req;
+  if (socket.destroyed) return;
+  // Node would destroy the socket as soon as the answer is written (resOnFinish); ending it keeps the read side open.
+  socket.destroySoon = () => socket.end();
+  // read(0) takes the body over from Node, which would otherwise read all of it to drop it (req._dump()).
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) req.read(0);
+  const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
+  socket.once('close', () => clearTimeout(cutOff));
+  req.once('end', () => socket.end());
+}
+
 /** The API routes' JSON error (src/server/api.ts): only API routes take bodies; pages answer GET and HEAD. */
-function refuseBody(req, res, { status, message }) {
+function refuseBody(req, res, { status, message, headers = {} }) {
   const requestId = requestIdFor(req.headers['x-request-id']);
   // Set, not passed to writeHead: the access log and the request's transaction read it back.
   res.setHeader('X-Request-Id', requestId);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  // Some of the body is unread: the connection cannot carry another request (RFC 9112 §9.6).
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+    ...headers,
+  });
   res.end(JSON.stringify({ error: { status, message, requestId } }));
-  // Node reads and drops the body nobody read, so that a client still sending it (nginx forwarding it) gets this answer
-  // rather than a reset connection. A larger or endless body stays unread, as reading costs its size in garbage:
-  // read(0) takes it over from Node, and TCP holds the client back. HTTP clients read the answer while they send.
-  if (Number(req.headers['content-length'] ?? Infinity) > drainedBodyBytes) req.read(0);
-  // Either way, a client still sending after the linger is cut off.
-  const { socket } = req;
+  closeAfterAnswer(req);
+  return true;
+}
+
+/**
+ * All request bodies the server holds at once, in bytes: those arriving and those a route has yet to finish with.
+ * 256 bodies of the largest size; a request whose body would go past it gets 503 and its connection is closed.
+ */
+const heldBodyBytesLimit = 256 * 64 * 1024;
+let heldBodyBytes = 0;
+
+/**
+ * A request with a body reaches Next once the body has arrived whole, counted as it comes: past the limit it gets 413
+ * at once, past what all bodies together may hold 503, and a client that goes away mid-body costs nothing more (Next
+ * would have read the body itself, rendered its error page for the aborted read and reported it). Chunked bodies are
+ * taken so too: their size is known only as they come.
+ */
+function deliverWithWholeBody(server, args, req, res) {
+  const chunks = [];
+  let bytes = 0;
+  let refused = false;
+  const push = req.push;
+  const release = () => {
+    heldBodyBytes -= bytes;
+    bytes = 0;
+  };
+  // The request's async context (its trace) is the one the SDK entered for it, not the socket's.
+  const deliver = AsyncResource.bind(() => {
+    req.push = push;
+    res.once('close', release);
+    emit.apply(server, args);
+    for (const chunk of chunks) push.call(req, chunk);
+    push.call(req, null);
+  });
+  req.once('close', () => {
+    if (!req.complete) release();
+  });
+  req.push = function holdUntilWhole(chunk, encoding) {
+    // The rest of a refused body is left unread, its size unknown: TCP holds the client back until the linger ends.
+    if (refused) return false;
+    if (chunk === null) {
+      deliver();
+      return false;
+    }
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    const refusal =
+      bytes + buffer.length > maxBodyBytes
+        ? tooLarge
+        : heldBodyBytes + buffer.length > heldBodyBytesLimit
+          ? serverFull
+          : undefined;
+    if (refusal) {
+      refused = true;
+      release();
+      chunks.length = 0;
+      refuseBody(req, res, refusal);
+      return true;
+    }
+    chunks.push(buffer);
+    bytes += buffer.length;
+    heldBodyBytes += buffer.length;
+    return true;
+  };
+  return true;
+}
+
+const hasBody = (headers) => headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+/**
+ * Next 16 answers an upgrade (a WebSocket) only on a route that takes one, which no page or API route does, and leaves
+ * any other open: each held a socket until the process ran out of file descriptors. So every upgrade is answered 404,
+ * as no resource here speaks another protocol (426 would ask the client to switch protocols, which it just tried),
+ * and closed.
+ */
+function refuseUpgrade(req, socket) {
+  const text = 'No resource here takes an upgrade.';
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${text.length}\r\n` +
+      `Connection: close\r\n\r\n${text}`,
+  );
   const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
-  req.once('end', () => clearTimeout(cutOff));
+  socket.once('close', () => clearTimeout(cutOff));
+  if (logRequests) {
+    const url = collectPersonalData ? req.url : redactedUrl(req.url ?? '');
+    log.info({ method: req.method, url, status: 404, duration_ms: 0 }, 'request answered');
+  }
   return true;
 }
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
+  if (event === 'upgrade') return refuseUpgrade(req, res);
   if (event === 'request') {
     if (logRequests) logRequest(req, res);
     if (methodsNextCannotHandle.has(req.method)) {
@@ -144,6 +255,7 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
     }
     // The image optimiser answers 500 to a source it cannot decode or that is not a plain local path.
     if (target.startsWith('/_next/image') && !isPlainLocalImage(target)) return refuse(res, 400, 'Bad Request');
+    if (hasBody(req.headers)) return deliverWithWholeBody(this, arguments, req, res);
   }
   return emit.apply(this, arguments);
 };
@@ -201,8 +313,34 @@ const servers = new Set();
 const listen = http.Server.prototype.listen;
 http.Server.prototype.listen = function listenAndRemember(...args) {
   servers.add(this);
+  boundConnections(this);
   return listen.apply(this, args);
 };
+
+/** The process's limit on open files (Linux /proc), or Infinity where it cannot be read. */
+function openFileLimit() {
+  try {
+    return Number(/^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * Every connection's life and all connections together are bounded (docs/reliability-and-security.md, "Connections"):
+ * Node's defaults give a request 5 minutes to arrive and let a silent socket live forever.
+ */
+function boundConnections(server) {
+  server.headersTimeout = 10_000;
+  // Node checks these every 30 s, so a request that has not arrived whole is cut off 30 to 60 s after it began.
+  server.requestTimeout = 30_000;
+  // A socket silent both ways for 2 minutes is closed, an answer in progress included.
+  server.setTimeout(120_000, (socket) => socket.destroy());
+  server.maxRequestsPerSocket = 1000;
+  // Past this, new connections are closed at once; below the file limit, so that the process can still open files
+  // and reach Redis and the ingest.
+  server.maxConnections = Math.max(64, Math.min(4096, openFileLimit() - 512));
+}
 
 const seconds = (name, fallback) => {
   const value = process.env[name]?.trim();

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { maxRequestBodyBytes } from '../../src/config/requestBody';
 import { freePort } from '../support/cluster';
+import { rawRequest } from '../support/raw-http';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
 import { expect, test } from './fixtures';
 
@@ -29,14 +30,20 @@ interface Answer {
 }
 
 /**
- * POSTs `size` bytes with a Content-Length, or an endless chunked body when `size` is Infinity, 64 KB at a time as fast
+ * POSTs `size` bytes with a Content-Length (chunked with `chunked`), or an endless chunked body when `size` is
+ * Infinity, 64 KB at a time as fast
  * as the server takes them (or one every `paceMs`). It stops sending once the answer has come, as browsers and curl
  * do; with `keepSending` it goes on until the server closes the connection.
  */
-function sendBody(port: number, path: string, size: number, { keepSending = false, paceMs = 0 } = {}): Promise<Answer> {
+function sendBody(
+  port: number,
+  path: string,
+  size: number,
+  { keepSending = false, paceMs = 0, chunked = false } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const headers = Number.isFinite(size) ? { 'Content-Length': size } : {};
+    const headers = Number.isFinite(size) && !chunked ? { 'Content-Length': size } : {};
     const req = request({ host: appHost, port, path, method: 'POST', headers });
     const chunk = Buffer.alloc(64 * 1024, 'x');
     let answer: Answer | undefined;
@@ -137,63 +144,68 @@ test.afterAll(async () => {
   await exited;
 });
 
-test('24 parallel 9 MB bodies and an endless one, without the secret, cost the server almost nothing', async () => {
-  test.setTimeout(60_000);
-  // The route's code is loaded and has answered before the memory is read.
-  for (let i = 0; i < 3; i++) {
-    expect((await fetch(`${origin}/api/revalidate`, { method: 'POST', body: '{}' })).status).toBe(401);
-  }
-  const before = memoryOf(servingPid);
-  const peakReset = resetPeak(servingPid);
+for (const framing of ['content-length', 'chunked'] as const) {
+  test(`24 parallel 9 MB bodies (${framing}) and an endless one, without the secret, cost the server almost nothing`, async () => {
+    test.setTimeout(60_000);
+    // The route's code is loaded and has answered before the memory is read.
+    for (let i = 0; i < 3; i++) {
+      expect((await fetch(`${origin}/api/revalidate`, { method: 'POST', body: '{}' })).status).toBe(401);
+    }
+    const before = memoryOf(servingPid);
+    const peakReset = resetPeak(servingPid);
 
-  const bodies = 24;
-  const bodySize = 9 * megabyte;
-  const [endless, ...refused] = await Promise.all([
-    // Chunked, without a Content-Length, never ending: it goes on sending after the answer, until it is cut off.
-    sendBody(port, '/api/revalidate', Infinity, { keepSending: true, paceMs: 10 }),
-    ...Array.from({ length: bodies }, () => sendBody(port, '/api/revalidate', bodySize)),
-  ]);
-  const after = memoryOf(servingPid);
+    const bodies = 24;
+    const bodySize = 9 * megabyte;
+    const [endless, ...refused] = await Promise.all([
+      // Chunked, without a Content-Length, never ending: it goes on sending after the answer, until it is cut off.
+      sendBody(port, '/api/revalidate', Infinity, { keepSending: true, paceMs: 10 }),
+      ...Array.from({ length: bodies }, () =>
+        sendBody(port, '/api/revalidate', bodySize, { chunked: framing === 'chunked' }),
+      ),
+    ]);
+    const after = memoryOf(servingPid);
 
-  for (const answer of refused) {
-    expect(answer.status).toBe(413);
-    expect(apiError(answer)).toEqual({
-      status: 413,
-      message: `The body is larger than ${maxRequestBodyBytes} bytes, the most this server accepts.`,
-      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-    });
-    expect(answer.ms).toBeLessThan(answerWithinMs);
-  }
-  expect(endless!.status).toBe(411);
-  expect(apiError(endless!)).toMatchObject({ status: 411, message: expect.stringContaining('Content-Length') });
-  expect(endless!.ms).toBeLessThan(answerWithinMs);
-  expect(endless!.closedAfterMs).toBeLessThan(cutOffWithinMs);
+    for (const answer of refused) {
+      expect(answer.status).toBe(413);
+      expect(apiError(answer)).toEqual({
+        status: 413,
+        message: `The body is larger than ${maxRequestBodyBytes} bytes, the most this server accepts.`,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+      expect(answer.ms).toBeLessThan(answerWithinMs);
+    }
+    // Counted as it arrives: refused as soon as it passes the limit.
+    expect(endless!.status).toBe(413);
+    expect(apiError(endless!)).toMatchObject({ status: 413 });
+    expect(endless!.ms).toBeLessThan(answerWithinMs);
+    expect(endless!.closedAfterMs).toBeLessThan(cutOffWithinMs);
 
-  const sentMb = (bodies * bodySize) / megabyte;
-  const growthMb = after.peakMb - before.rssMb;
-  test.info().annotations.push(
-    {
-      type: 'memory',
-      description:
-        `serving process (pid ${servingPid}): RSS ${before.rssMb.toFixed(0)} MB before, peak ` +
-        `${after.peakMb.toFixed(0)} MB after (+${growthMb.toFixed(1)} MB) for ${bodies} × ` +
-        `${bodySize / megabyte} MB = ${sentMb} MB of bodies and an endless one` +
-        (peakReset ? '' : ' (peak since the server started)'),
-    },
-    {
-      type: 'answers',
-      description:
-        `${bodies} × 413 within ${Math.max(...refused.map((answer) => answer.ms))} ms; 411 to the endless ` +
-        `body in ${endless!.ms} ms, its connection cut ${endless!.closedAfterMs} ms after that`,
-    },
-  );
-  // Held, these bodies cost their total: +224 MB with Next's default limit (10 MB). Refused unread, each costs a
-  // socket and some kilobytes; a megabyte per request leaves room for a loaded machine's garbage collector.
-  expect(growthMb).toBeLessThan(bodies + 1);
+    const sentMb = (bodies * bodySize) / megabyte;
+    const growthMb = after.peakMb - before.rssMb;
+    test.info().annotations.push(
+      {
+        type: 'memory',
+        description:
+          `${framing}: serving process (pid ${servingPid}): RSS ${before.rssMb.toFixed(0)} MB before, peak ` +
+          `${after.peakMb.toFixed(0)} MB after (+${growthMb.toFixed(1)} MB) for ${bodies} × ` +
+          `${bodySize / megabyte} MB = ${sentMb} MB of bodies and an endless one` +
+          (peakReset ? '' : ' (peak since the server started)'),
+      },
+      {
+        type: 'answers',
+        description:
+          `${bodies} × 413 within ${Math.max(...refused.map((answer) => answer.ms))} ms; 413 to the endless ` +
+          `body in ${endless!.ms} ms, its connection cut ${endless!.closedAfterMs} ms after that`,
+      },
+    );
+    // Held, these bodies cost their total: +224 MB with Next's default limit (10 MB). Refused unread, each costs a
+    // socket and some kilobytes; a megabyte per request leaves room for a loaded machine's garbage collector.
+    expect(growthMb).toBeLessThan(bodies + 1);
 
-  expect((await fetch(`${origin}/api/health`)).status).toBe(200);
-  expect(output).not.toMatch(/"level":"(error|fatal)"|Request body exceeded/);
-});
+    expect((await fetch(`${origin}/api/health`)).status).toBe(200);
+    expect(output).not.toMatch(/"level":"(error|fatal)"|Request body exceeded/);
+  });
+}
 
 test('a body up to the limit reaches the route byte for byte; one byte more is refused', async () => {
   const atLimit = randomBytes(maxRequestBodyBytes);
@@ -225,3 +237,78 @@ test('a small body reaches the route: with the secret it revalidates, without it
   expect(anonymous.status).toBe(401);
   expect((await anonymous.json()).error.status).toBe(401);
 });
+
+/** One keep-alive connection, as Node's default agent, undici, browsers and nginx's upstream pool keep them. */
+function keepAliveClient() {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, body?: Buffer, headers: Record<string, string | number> = {}) =>
+    new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = request({ host: appHost, port, path, method, agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      });
+      // The server may stop reading a refused body; the answer is what counts.
+      req.on('error', reject);
+      if (body) req.write(body, () => undefined);
+      req.end();
+    });
+  return { send, close: () => agent.destroy() };
+}
+
+test('a refused body costs only its own request: it says Connection: close, and the next request is served', async () => {
+  const client = keepAliveClient();
+  try {
+    const large = Buffer.alloc(2_000_000, 'x');
+    const framings: Record<string, string | number>[] = [
+      { 'Transfer-Encoding': 'chunked' },
+      { 'Content-Length': large.length },
+    ];
+    for (const headers of framings) {
+      const refused = await client.send('POST', '/api/health', large, headers);
+      expect(refused).toEqual({ status: 413, connection: 'close' });
+      expect((await client.send('GET', '/')).status).toBe(200);
+    }
+  } finally {
+    client.close();
+  }
+});
+
+test('a chunked body within the limit reaches the route whole; past it, it gets 413', async () => {
+  const atLimit = randomBytes(maxRequestBodyBytes);
+  const echoed = await sendChunked('/api/diagnostics/body', atLimit);
+  expect(echoed.status).toBe(200);
+  expect(JSON.parse(echoed.body)).toEqual({
+    bytes: maxRequestBodyBytes,
+    sha256: createHash('sha256').update(atLimit).digest('hex'),
+  });
+  const overLimit = await sendChunked('/api/diagnostics/body', randomBytes(maxRequestBodyBytes + 1));
+  expect(overLimit.status).toBe(413);
+  expect(JSON.parse(overLimit.body).error.status).toBe(413);
+});
+
+test('a page answers 405 to a method it does not take, whatever the framing of the body', async () => {
+  for (const framing of ['Transfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n', 'Content-Length: 1\r\n\r\nx']) {
+    const answer = await rawRequest(
+      port,
+      appHost,
+      `POST / HTTP/1.1\r\nHost: ${appHost}:${port}\r\nConnection: close\r\n${framing}`,
+    );
+    expect(answer.status).toBe(405);
+  }
+});
+
+/** POSTs `body` chunked (no Content-Length), in 16 KB chunks. */
+function sendChunked(path: string, body: Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: appHost, port, path, method: 'POST' }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (part: string) => (text += part));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    for (let offset = 0; offset < body.length; offset += 16 * 1024)
+      req.write(body.subarray(offset, offset + 16 * 1024));
+    req.end();
+  });
+}

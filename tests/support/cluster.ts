@@ -30,6 +30,8 @@ async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_00
 
 export interface Instance {
   port: number;
+  /** The serving process (the standalone server runs in the process started). */
+  pid: number;
   origin: string;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
   /** What the server printed so far (its log lines: src/observability/serverLog.mjs). */
@@ -83,6 +85,7 @@ export async function startInstance(
   await until(`${origin}/api/health`, async () => (await fetch(`${origin}/api/health`)).ok);
   return {
     port,
+    pid: child.pid!,
     origin,
     health,
     output: () => output,

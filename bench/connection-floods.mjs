@@ -1,0 +1,91 @@
+// `node bench/connection-floods.mjs [--preload <commit>]`: issue 36's floods against the tests' build (.next-e2e,
+// from tests/support/test-app.mjs), on an instance of its own started from a copy of it: 20,000 upgrade cycles, 4,000
+// connections each holding 65,535 of 65,536 body bytes, and 1,000 clients going away mid-body. Prints the serving
+// process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With
+// --preload, the copy runs that commit's server preload (the rest of the build stays this one): the "before" of a
+// change to the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
+import { ingestPort } from '../tests/support/e2e-env.mjs';
+import { abortMidBody, healthMs, holdBodies, processUse, upgradeCycles } from '../tests/support/floods.ts';
+import { option, sleep, startIngest } from './lib.mjs';
+
+const host = '127.0.0.1';
+const preload = option('preload');
+const ingest = startIngest(ingestPort);
+await sleep(500);
+const copy = copyOfBuild();
+if (preload) {
+  const source = execFileSync('git', ['show', `${preload}:scripts/server-lifecycle.mjs`], { encoding: 'utf8' });
+  writeFileSync(`${copy.dir}/server-lifecycle.mjs`, source);
+}
+/** Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable. */
+async function onInstance(flood) {
+  const environment = `connection-floods-${Date.now()}`;
+  const app = await startInstance(undefined, copy.dir, { SENTRY_ENVIRONMENT: environment });
+  const usage = () => {
+    const { fds, rssMb } = processUse(app.pid);
+    return `${fds} fds, ${rssMb.toFixed(0)} MB`;
+  };
+  const health = async () => {
+    const ms = await healthMs(app.origin);
+    return ms === Infinity ? 'failed' : `${ms.toFixed(0)} ms`;
+  };
+  console.log(`a fresh instance: ${usage()}, /api/health ${await health()}`);
+  try {
+    await flood({ app, environment, usage, health });
+  } finally {
+    await app.stop();
+  }
+}
+
+console.log(`The server preload ${preload ? `of ${preload}` : 'of this tree'}:`);
+try {
+  await onInstance(async ({ app, usage, health }) => {
+    const started = Date.now();
+    const upgrades = await upgradeCycles(app.port, host, { cycles: 20_000, concurrency: 20, waitMs: 50 });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`20,000 upgrades in ${seconds} s, answers ${JSON.stringify(upgrades)}: ${usage()}`);
+    await sleep(2000);
+    console.log(`  2 s later: ${usage()}, /api/health ${await health()}`);
+  });
+
+  await onInstance(async ({ app, usage, health }) => {
+    const held = await holdBodies(app.port, host, '/api/diagnostics/body', { count: 4000, declared: 64 * 1024 });
+    await sleep(1000);
+    console.log(
+      `4,000 held bodies, answers ${JSON.stringify(held.statuses())}: ${usage()}, /api/health ${await health()}`,
+    );
+    await held.release();
+    await sleep(2000);
+    console.log(`  2 s after they closed: ${usage()}, /api/health ${await health()}`);
+  });
+
+  await onInstance(async ({ app, environment, usage }) => {
+    const since = await ingest.mark();
+    const healthTimes = [];
+    let flooding = true;
+    const probe = (async () => {
+      while (flooding) healthTimes.push(await healthMs(app.origin));
+    })();
+    const started = Date.now();
+    await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    flooding = false;
+    await probe;
+    await sleep(5000);
+    const response = await fetch(`http://${host}:${ingestPort}/__ingest/items?since=${since}`);
+    const items = (await response.json()).items.filter((item) => JSON.stringify(item).includes(environment));
+    const sent = {};
+    for (const item of items) sent[item.type] = (sent[item.type] ?? 0) + 1;
+    console.log(
+      `1,000 aborts in ${seconds} s: the ingest got ${JSON.stringify(sent)} (/api/health's own transactions ` +
+        `included); /api/health answered ${healthTimes.length} times, slowest ${Math.max(...healthTimes).toFixed(0)} ` +
+        `ms; the server printed ${app.output().split('\n').length} lines in all; ${usage()}`,
+    );
+  });
+} finally {
+  copy.remove();
+  ingest.stop();
+}

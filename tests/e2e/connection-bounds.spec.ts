@@ -1,0 +1,129 @@
+import { startInstance, type Instance } from '../support/cluster';
+import { abortMidBody, healthMs, holdBodies, processUse, upgradeCycles } from '../support/floods';
+import { rawRequest } from '../support/raw-http';
+import { expect, test } from './fixtures';
+
+// Issue 36: no client holds what it does not use. An upgrade no route takes is answered and closed, a socket's life and
+// the bodies all sockets hold are bounded, and a client that goes away mid-body is not an error
+// (scripts/server-lifecycle.mjs). Floods go to an instance of their own, so that the shared server is not disturbed.
+
+/** Open files a flood may leave behind once it has ended: the SDK's and Next's own come and go. */
+const fdSlack = 16;
+/** The most the serving process's RSS may grow under each flood (docs/reliability-and-security.md, "Connections"). */
+const floodRssBoundMb = 200;
+const host = '127.0.0.1';
+
+test.describe.configure({ mode: 'serial' });
+
+let app: Instance;
+/** The instance's own reporting environment: what it sends is told apart from the shared server's at the ingest. */
+const environment = `connection-bounds-${process.pid}-${Date.now()}`;
+
+test.beforeAll(async () => {
+  app = await startInstance(undefined, undefined, { SENTRY_ENVIRONMENT: environment });
+  // The routes the floods reach are loaded first.
+  for (let i = 0; i < 3; i++) await fetch(`${app.origin}/api/diagnostics/body`, { method: 'POST', body: 'x' });
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('an upgrade no route takes is answered 404 and its connection closed', async () => {
+  const answer = await rawRequest(
+    app.port,
+    host,
+    `GET /.env HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+  );
+  // rawRequest resolves when the server closes the connection; it fails after 5 s otherwise.
+  expect(answer.status).toBe(404);
+  expect(answer.headers).toMatch(/^Connection: close$/im);
+});
+
+test('20,000 upgrade cycles leave the server answering, its open files back where they were', async () => {
+  test.setTimeout(180_000);
+  const before = processUse(app.pid);
+  const started = Date.now();
+  const statuses = await upgradeCycles(app.port, host, { cycles: 20_000, concurrency: 20, waitMs: 5000 });
+  const seconds = (Date.now() - started) / 1000;
+  const during = processUse(app.pid);
+  const answeredMs = await healthMs(app.origin);
+  expect(statuses).toEqual({ '404': 20_000 });
+  expect(answeredMs).toBeLessThan(Infinity);
+  await expect.poll(() => processUse(app.pid).fds, { timeout: 10_000 }).toBeLessThanOrEqual(before.fds + fdSlack);
+  const after = processUse(app.pid);
+  expect(after.rssMb - before.rssMb).toBeLessThan(floodRssBoundMb);
+  test.info().annotations.push({
+    type: 'upgrades',
+    description:
+      `20,000 cycles in ${seconds.toFixed(1)} s: fds ${before.fds} → ${during.fds} → ${after.fds}, RSS ` +
+      `${before.rssMb.toFixed(0)} → ${after.rssMb.toFixed(0)} MB; /api/health then in ${answeredMs.toFixed(0)} ms`,
+  });
+});
+
+test('4,000 connections holding an unfinished body: the bodies held together are bounded, the server answers', async () => {
+  test.setTimeout(180_000);
+  const before = processUse(app.pid);
+  const held = await holdBodies(app.port, host, '/api/diagnostics/body', { count: 4000, declared: 64 * 1024 });
+  const during = processUse(app.pid);
+  const answeredMs = await healthMs(app.origin);
+  const statuses = held.statuses();
+  await held.release();
+  expect(answeredMs).toBeLessThan(Infinity);
+  // 256 bodies of 64 KB fill what all bodies together may hold; the rest are refused at once and closed.
+  expect(statuses['503']).toBeGreaterThanOrEqual(4000 - 256);
+  expect(Object.keys(statuses).filter((status) => status !== '503')).toEqual([]);
+  expect(during.rssMb - before.rssMb).toBeLessThan(floodRssBoundMb);
+  await expect.poll(() => processUse(app.pid).fds, { timeout: 10_000 }).toBeLessThanOrEqual(before.fds + fdSlack);
+  test.info().annotations.push({
+    type: 'held bodies',
+    description:
+      `4,000 × 65,535 of 65,536 bytes: ${statuses['503']} answered 503; fds ${before.fds} → ${during.fds}, RSS ` +
+      `${before.rssMb.toFixed(0)} → ${during.rssMb.toFixed(0)} MB; /api/health meanwhile in ${answeredMs.toFixed(0)} ms`,
+  });
+});
+
+test('1,000 clients going away mid-body send no error event, Sentry log or transaction, and print nothing', async ({
+  ingest,
+  since,
+}) => {
+  test.setTimeout(120_000);
+  const printedBefore = app.output().length;
+  const healthTimes: number[] = [];
+  let flooding = true;
+  const probe = (async () => {
+    while (flooding) healthTimes.push(await healthMs(app.origin));
+  })();
+  const floodStarted = Date.now();
+  await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
+  flooding = false;
+  await probe;
+  // A request that did reach the route marks the end of what the instance sends for the flood.
+  const marker = await fetch(`${app.origin}/api/diagnostics/body`, { method: 'POST', body: 'x' });
+  expect(marker.status).toBe(200);
+  const requestId = marker.headers.get('x-request-id')!;
+  await ingest.waitForTransaction((event) => event.tags?.request_id === requestId, { since });
+
+  const ours = (await ingest.items(undefined, since)).filter((item) => JSON.stringify(item).includes(environment));
+  const sent = (type: string) => ours.filter((item) => item.type === type);
+  expect(sent('event')).toEqual([]);
+  expect(sent('log')).toEqual([]);
+  // One transaction for the body route since the flood began: the marker's.
+  const bodyRoute = sent('transaction').filter((item) => {
+    const event = item.payload as { transaction?: string; start_timestamp?: number };
+    return event.transaction === 'POST /api/diagnostics/body' && (event.start_timestamp ?? 0) * 1000 >= floodStarted;
+  });
+  expect(bodyRoute.map((item) => (item.payload as { tags?: Record<string, string> }).tags?.request_id)).toEqual([
+    requestId,
+  ]);
+  expect(healthTimes.every((ms) => ms < Infinity)).toBe(true);
+  expect(app.output().slice(printedBefore)).not.toMatch(/"level":"(error|fatal|warn)"/);
+  test.info().annotations.push({
+    type: 'aborts',
+    description:
+      `1,000 aborts: ${sent('event').length} events, ${sent('log').length} logs, ${sent('transaction').length} ` +
+      `transactions; /api/health during the burst: ${healthTimes.length} answers, slowest ` +
+      `${Math.max(...healthTimes).toFixed(0)} ms`,
+  });
+});
