@@ -12,7 +12,15 @@
 //                                                            # `npm run bench` built the browser's DSN with)
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
-import { appStartEnv, option, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
+import {
+  appStartEnv,
+  builtBaseline,
+  option,
+  reportingStartTimes,
+  start,
+  startIngest,
+  watchReportingStart,
+} from './lib.mjs';
 
 const loads = Number(option('loads', 3));
 const dir = option('dir', '.');
@@ -21,7 +29,7 @@ const reporting = dir === '.';
 const slowdown = Number(option('slowdown', 4));
 
 const ingest = startIngest(Number(option('ingest-port', 3299)));
-const { server, origin } = await start(dir, Number(option('port', 3203)), {
+const { server, origin } = await start(reporting ? dir : builtBaseline(dir), Number(option('port', 3203)), {
   ...appStartEnv,
   SENTRY_DSN: ingest.dsn,
   NEXT_PUBLIC_SENTRY_DSN: ingest.dsn,

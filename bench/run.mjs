@@ -29,6 +29,7 @@ import {
   appStartEnv,
   buildApp,
   buildBaseline,
+  builtBaseline,
   lighthouse,
   load,
   option,
@@ -87,8 +88,10 @@ function build(name) {
   const env = { BUILD_ID: `bench-${name}`, ...targets[name].env };
   return name === 'app' ? buildApp('run', env) : buildBaseline(targets[name].dir, env);
 }
-const start = (name) =>
-  nextStart(targets[name].dir, targets[name].port, { ...(name === 'app' ? appStartEnv : {}), ...targets[name].env });
+function start(name) {
+  const { dir, port, env } = targets[name];
+  return name === 'app' ? nextStart(dir, port, { ...appStartEnv, ...env }) : nextStart(builtBaseline(dir), port, env);
+}
 
 async function firstLoadJs(origin, path) {
   const html = await (await fetch(`${origin}${path}`)).text();
