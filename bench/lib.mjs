@@ -1,13 +1,13 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumFlags, chromiumPath, productServicesEnv } from '../tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mjs';
 import { buildTestApp } from '../tests/support/test-app.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
@@ -73,32 +73,14 @@ export function buildApp(name, env) {
   const started = performance.now();
   const copy = `.bench-app/${name}`;
   buildTestApp({ env: { NEXT_TELEMETRY_DISABLED: '1', ...env }, copy });
-  const distDir = env.NEXT_DIST_DIR ?? '.next';
-  relinkExternals(join(copy, distDir), distDir);
   return (performance.now() - started) / 1000;
 }
 
 /**
- * Turbopack links the packages a server bundle loads by name from <distDir>/node_modules, each by a relative path, which
- * the move out of the copy breaks: `next start` then fails to load pino. Points them again from where the build is.
+ * What the tests' app needs at start besides a bench's own settings: the product's settings the guide declares, which
+ * it checks at start (BACKEND_URL, DATABASE_URL, SESSION_SECRET). No route a bench loads calls a service.
  */
-function relinkExternals(builtIn, movedTo) {
-  const modules = join(movedTo, 'node_modules');
-  if (!existsSync(modules)) return;
-  for (const entry of readdirSync(modules, { recursive: true, withFileTypes: true })) {
-    if (!entry.isSymbolicLink()) continue;
-    const link = join(entry.parentPath, entry.name);
-    const target = resolve(join(builtIn, relative(movedTo, entry.parentPath)), readlinkSync(link));
-    rmSync(link);
-    symlinkSync(relative(entry.parentPath, target), link);
-  }
-}
-
-/**
- * What the tests' app needs at start besides a bench's own settings: the guide's BACKEND_URL and DATABASE_URL, which
- * it checks at start. No route a bench loads calls either.
- */
-export const appStartEnv = productServicesEnv;
+export const appStartEnv = productTestEnv;
 
 /**
  * Where bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js), is built and served from: in
