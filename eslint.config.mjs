@@ -21,6 +21,7 @@ const eslintConfig = [
       '.next-volume/**',
       '.next-bench-cache/**',
       '.next-ab/**',
+      '.bench-app/**',
       'node_modules/**',
       'next-env.d.ts',
       'test-results/**',

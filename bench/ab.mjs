@@ -1,7 +1,8 @@
 // `npm run bench:ab -- <commit>`: the working tree (B) against an earlier commit (A), side by side, so that a change on
 // the request path shows its cost before it lands. Builds the commit in a git worktree of its own beside this one
 // (with this node_modules, hard-linked, when its lockfile is the same, else an `npm install` there), builds the working
-// tree, and starts both standalone servers as `npm start` does (the preload included), each with and without Redis.
+// tree (each as its tests' app, with the /examples pages, when it has one: tests/support/test-app.mjs), and starts
+// both standalone servers as `npm start` does (the preload included), each with and without Redis.
 // Then, route by route (static, SSR, ISR, API), it loads A and B at the same time, round after round, and prints each
 // route's server CPU and heap allocations per request and its throughput, B against A. Loopback only; every load is
 // bounded in time.
@@ -21,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  appStartEnv,
   cpuMs,
   dedicateServerCore,
   freeLoopbackPort,
@@ -69,6 +71,20 @@ const ingestPort = await freeLoopbackPort(3230);
 const ingest = startIngest(ingestPort);
 
 /**
+ * How a tree builds the app the routes load (/examples/…): with its tests' app (tests/support/test-app.mjs, its
+ * buildTestApp() composed in `.bench-app/ab`, or the script alone in the commits before that export), or, before the
+ * reference pages moved from src/ to the tests, as `npm run build` does.
+ */
+function buildCommand(dir) {
+  const testApp = join(dir, 'tests/support/test-app.mjs');
+  if (!existsSync(testApp)) return ['scripts/build.mjs'];
+  if (!readFileSync(testApp, 'utf8').includes('export function buildTestApp(')) return ['tests/support/test-app.mjs'];
+  const script =
+    "const { buildTestApp } = await import('./tests/support/test-app.mjs'); buildTestApp({ copy: '.bench-app/ab' });";
+  return ['--input-type=module', '--eval', script];
+}
+
+/**
  * One build of a tree: its standalone server directory. The build id names the tree, so that A and B differ. A
  * commit's build is kept in its worktree and reused (`reuse`); the working tree is built every time.
  */
@@ -79,7 +95,7 @@ function built(dir, buildId, { reuse = false } = {}) {
     return join(dir, dist, 'standalone');
   }
   console.log(`Building ${buildId} in ${dir} …`);
-  const result = spawnSync('node', ['scripts/build.mjs'], {
+  const result = spawnSync('node', buildCommand(dir), {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -148,7 +164,12 @@ try {
     const servers = [];
     for (const build of builds) {
       port = await freeLoopbackPort(port + 1);
-      const env = { NEXT_DIST_DIR: dist, SENTRY_DSN: ingest.dsn, ...(withRedis ? { REDIS_URL: redisUrl } : {}) };
+      const env = {
+        ...appStartEnv,
+        NEXT_DIST_DIR: dist,
+        SENTRY_DSN: ingest.dsn,
+        ...(withRedis ? { REDIS_URL: redisUrl } : {}),
+      };
       const options = { cpu: serverCore, allocations: true };
       servers.push({ ...build, ...(await startStandalone(build.dir, port, env, options)) });
     }

@@ -1,13 +1,14 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mjs';
+import { buildTestApp } from '../tests/support/test-app.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -61,6 +62,46 @@ export function build(dir, env) {
   });
   if (result.status !== 0) throw new Error(`next build ${dir} failed`);
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * The app the benchmarks load: the tests' app (src/ with the /examples pages of tests/app and the guide's files,
+ * tests/support/test-app.mjs), composed in `.bench-app/<name>` and built with `env`. The build lands in the project's
+ * <NEXT_DIST_DIR>, its standalone server in <NEXT_DIST_DIR>/standalone. Returns the seconds it took.
+ */
+export function buildApp(name, env) {
+  const started = performance.now();
+  const copy = `.bench-app/${name}`;
+  buildTestApp({ env: { NEXT_TELEMETRY_DISABLED: '1', ...env }, copy });
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * What the tests' app needs at start besides a bench's own settings: the product's settings the guide declares, which
+ * it checks at start (BACKEND_URL, DATABASE_URL, SESSION_SECRET). No route a bench loads calls a service.
+ */
+export const appStartEnv = productTestEnv;
+
+/**
+ * Where bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js), is built and served from: in
+ * `.bench-app/`, beside a copy of src/ and one of tests/app laid over src/. The baseline re-exports the tests' pages,
+ * whose imports resolve only there (they name the app's modules by their place in src/).
+ */
+export const builtBaseline = (dir) => join('.bench-app', basename(dir), dir);
+
+/** Copies bench/baseline or its copy without proxy.js as builtBaseline() says, and builds it; returns the seconds. */
+export function buildBaseline(dir, env) {
+  const copy = join('.bench-app', basename(dir));
+  rmSync(copy, { recursive: true, force: true });
+  for (const [from, to] of [
+    ['src', 'src'],
+    ['public', 'public'],
+    ['src', 'tests/app'],
+    ['tests/app', 'tests/app'],
+  ])
+    cpSync(from, join(copy, to), { recursive: true });
+  cpSync(dir, builtBaseline(dir), { recursive: true, filter: (src) => !/[/\\]\.next$/.test(src) });
+  return build(builtBaseline(dir), env);
 }
 
 /** `next start` on localhost; resolves once /api/health answers. */

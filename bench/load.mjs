@@ -1,12 +1,13 @@
 // `npm run bench:load`: a bounded load test of the production build with reporting on (loopback only).
 // 60 s at 50 connections across a static page, a getServerSideProps page and an API route; then 15 s idle.
 // Fails (exit 1) on any error or non-2xx answer, on a transaction that did not reach the ingest (spec §1: 100% traced),
-// or when memory does not settle after the load.
+// or when memory does not settle after the load. The app is the tests' app (the /examples pages), composed in
+// .bench-app/load (tests/support/test-app.mjs).
 //
 //   npm run bench:load                       # build, then load
 //   npm run bench:load -- --skip-build --seconds 20 --connections 50
 import autocannon from 'autocannon';
-import { build, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { appStartEnv, buildApp, rssMb, sleep, start, startIngest } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -21,9 +22,9 @@ const paths = ['/examples/new', '/examples/42', '/api/health'];
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-load' };
 if (!args.includes('--skip-build')) {
   console.log('building …');
-  build('.', { ...env, BUILD_ID: 'load-test' });
+  buildApp('load', { ...env, BUILD_ID: 'load-test' });
 }
-const { server, origin } = await start('.', 3205, env);
+const { server, origin } = await start('.', 3205, { ...appStartEnv, ...env });
 
 const memory = [];
 const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);

@@ -2,16 +2,17 @@
 // standalone server (its preload starts the logger) with reporting on, three ways, alternating in one run:
 // as shipped, the logger silenced (LOG_LEVEL=silent), and with the access log on (LOG_REQUESTS=1). Server CPU per
 // request on the static, getServerSideProps and API routes; then, under a load of failing requests, the log envelopes
-// per second that reach the local ingest. Loopback only; every load is bounded in time (docs/logging.md).
+// per second that reach the local ingest. Loopback only; every load is bounded in time (docs/logging.md). The app is
+// the tests' app (the /examples pages), composed in .bench-app/logging (tests/support/test-app.mjs).
 //
 //   npm run bench:logging -- --rounds 2 --seconds 5 --connections 20
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { createServerLogger } from '../src/observability/serverLog.mjs';
-import { answersHealth, load, option, sleep, startIngest } from './lib.mjs';
+import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
 
 const distDir = option('dist', '.next-bench-logging');
 const rounds = Number(option('rounds', 3));
@@ -53,13 +54,7 @@ const appPort = 3213;
 }
 
 const ingest = startIngest(3298);
-if (!existsSync(`${distDir}/standalone/server.js`)) {
-  const built = spawnSync('node', ['scripts/build.mjs'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  if (built.status !== 0) throw new Error('the build failed');
-}
+if (!existsSync(`${distDir}/standalone/server.js`)) buildApp('logging', { NEXT_DIST_DIR: distDir });
 
 /** The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader). */
 async function startServer(env) {
@@ -69,6 +64,7 @@ async function startServer(env) {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      ...appStartEnv,
       NEXT_DIST_DIR: distDir,
       PORT: String(appPort),
       HOSTNAME: 'localhost',

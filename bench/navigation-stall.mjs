@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { chromium } from '@playwright/test';
-import { option, sleep, startIngest } from './lib.mjs';
+import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
 
 const dist = option('dist', '.next-e2e');
@@ -32,6 +32,7 @@ const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js']
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     NEXT_DIST_DIR: basename(dist),
+    ...appStartEnv,
     PORT: String(port),
     HOSTNAME: 'localhost',
   },
@@ -85,7 +86,8 @@ async function once() {
       left ??= Date.now();
     }
   });
-  await page.goto(`${origin}/`);
+  // The tests' page of links to the reference pages.
+  await page.goto(`${origin}/examples`);
   const started = (integration) =>
     page.waitForFunction((name) => {
       const client = Object.values(globalThis.__SENTRY__ ?? {})

@@ -9,14 +9,16 @@
 //      three serving the new page;
 //   3. one instance under load while Redis is killed and restarted: p99, max and failed requests.
 //
-//   npm run bench:page-cache                        # builds .next-bench-cache when it has no build yet
+//   npm run bench:page-cache                        # builds .next-bench-cache when it has no build yet (the tests'
+//                                                   # app, composed in .bench-app/page-cache: tests/support/test-app.mjs)
 //   npm run bench:page-cache -- --dist .next-e2e --rounds 2 --seconds 8 --connections 20
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  appStartEnv,
+  buildApp,
   cpuMs,
   freeLoopbackPort,
   load,
@@ -40,12 +42,8 @@ const ports = { ingest: 3219, app: 3220, redis: 0 };
 
 const ingest = startIngest(ports.ingest);
 if (!existsSync(`${dist}/standalone/server.js`)) {
-  console.log(`No build in ${dist}: building it (node scripts/build.mjs).`);
-  const built = spawnSync('node', ['scripts/build.mjs'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NEXT_DIST_DIR: dist, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  if (built.status !== 0) throw new Error('the build failed');
+  console.log(`No build in ${dist}: building the tests' app there.`);
+  buildApp('page-cache', { NEXT_DIST_DIR: dist, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn });
 }
 
 const cleanups = [];
@@ -68,6 +66,7 @@ async function startApp(port, { redis, noCacheSpans = false }) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cache-'));
   cpSync(`${dist}/standalone`, dir, { recursive: true });
   const app = await startStandalone(dir, port, {
+    ...appStartEnv,
     NEXT_DIST_DIR: dist,
     SENTRY_DSN: ingest.dsn,
     REVALIDATE_SECRET: secret,

@@ -4,9 +4,10 @@
 //
 //   npm run bench:routes -- --dist .next-bench             # the app as `npm run bench` built it, reporting on
 //   npm run bench:routes -- --dist .next-bench --reporting off
-//   npm run bench:routes -- --dir bench/baseline           # the bare baseline (built in its own .next)
+//   npm run bench:routes -- --dir bench/baseline           # the bare baseline (as `npm run bench` built it)
 //   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
-import { load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
+//   npm run bench:routes -- --port 3503 --ingest-port 3599   # ports of your own (default 3203 and 3299)
+import { appStartEnv, builtBaseline, load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
 
 const dir = option('dir', '.');
 const seconds = Number(option('seconds', 6));
@@ -14,12 +15,12 @@ const connections = Number(option('connections', 20));
 const reporting = option('reporting', dir === '.' ? 'on' : 'off') === 'on';
 const routes = ['/examples/new', '/examples/42', '/api/health'];
 
-const ingest = startIngest(3299);
+const ingest = startIngest(Number(option('ingest-port', 3299)));
 const dsn = reporting ? ingest.dsn : '';
-const { server, origin } = await start(dir, 3203, {
+const { server, origin } = await start(dir === '.' ? dir : builtBaseline(dir), Number(option('port', 3203)), {
   SENTRY_DSN: dsn,
   NEXT_PUBLIC_SENTRY_DSN: dsn,
-  ...(dir === '.' ? { NEXT_DIST_DIR: option('dist', '.next-bench') } : {}),
+  ...(dir === '.' ? { ...appStartEnv, NEXT_DIST_DIR: option('dist', '.next-bench') } : {}),
 });
 
 const rows = [];

@@ -8,8 +8,14 @@
 //   npm run bench -- --json bench/results/latest.json   # also write the figures
 //   npm run bench -- --baseline bench/results/previous.json   # compare app figures with an earlier run
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
-//   npm run bench -- --lighthouse-runs 3   # Lighthouse on `/` for baseline and app, alternating (default 5)
+//   npm run bench -- --lighthouse-runs 3   # Lighthouse on /examples for baseline and app, alternating (default 5)
 //   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
+//   npm run bench -- --port 3500        # servers on 3500-3502, the ingest on 3599 (default 3200: 3200-3202, 3299)
+//
+// The app is the tests' app (tests/support/test-app.mjs: src/ with the /examples pages of tests/app), composed in
+// .bench-app/run; the baseline re-exports the same tests' pages, built in .bench-app/ (bench/lib.mjs buildBaseline).
+// The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
+// the reference pages, the app's home page `/` until those pages moved to the tests.
 //
 // Last, unless --lighthouse-only, the logger's cost with its own defaults (`npm run bench:logging`). It runs from
 // here, not after this script in package.json, so that npm passes this script the options given to `npm run bench`.
@@ -20,7 +26,10 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import {
-  build as nextBuild,
+  appStartEnv,
+  buildApp,
+  buildBaseline,
+  builtBaseline,
   lighthouse,
   load,
   option,
@@ -41,25 +50,28 @@ const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
 const lighthouseRuns = Number(option('lighthouse-runs', 5));
+const port = Number(option('port', 3200));
+/** The page the browser figures are taken on (Lighthouse, first-load JS, the SDK's start), the same on both sides. */
+const measuredPage = '/examples';
 
-/** bench/baseline without its proxy.js, copied beside it so that it resolves the same node_modules. */
+/** bench/baseline without its proxy.js, copied beside it; built in .bench-app/ as the baseline is (buildBaseline). */
 const bareDir = 'bench/.baseline-no-proxy';
 function copyBare() {
   rmSync(bareDir, { recursive: true, force: true });
   cpSync('bench/baseline', bareDir, { recursive: true, filter: (src) => !/[/\\](proxy\.js|\.next)$/.test(src) });
 }
 
-const ingest = startIngest(3299);
+const ingest = startIngest(port + 99);
 const ingestDsn = ingest.dsn;
 
 const targets = {
   // The bare app without the spec's proxy: only to show what the proxy itself costs (its own column).
-  bare: { dir: bareDir, port: 3200, env: {} },
+  bare: { dir: bareDir, port, env: {} },
   // The baseline: a bare app with the same routes and the spec's proxy matcher. Every ratio is against it.
-  baseline: { dir: 'bench/baseline', port: 3201, env: {} },
+  baseline: { dir: 'bench/baseline', port: port + 1, env: {} },
   app: {
     dir: '.',
-    port: 3202,
+    port: port + 2,
     // Reporting and tracing fully on, sending to a local ingest that accepts everything.
     // Its own build directory: `npm start` keeps serving the build it had.
     env: { SENTRY_DSN: ingestDsn, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, NEXT_DIST_DIR: '.next-bench' },
@@ -70,10 +82,16 @@ const routes = [
   { name: 'getServerSideProps page', path: '/examples/42' },
   { name: 'API route', path: '/api/health' },
 ];
-const pages = ['/', '/examples/new', '/examples/42'];
+const pages = [measuredPage, '/examples/new', '/examples/42'];
 
-const build = (name) => nextBuild(targets[name].dir, { BUILD_ID: `bench-${name}`, ...targets[name].env });
-const start = (name) => nextStart(targets[name].dir, targets[name].port, targets[name].env);
+function build(name) {
+  const env = { BUILD_ID: `bench-${name}`, ...targets[name].env };
+  return name === 'app' ? buildApp('run', env) : buildBaseline(targets[name].dir, env);
+}
+function start(name) {
+  const { dir, port, env } = targets[name];
+  return name === 'app' ? nextStart(dir, port, { ...appStartEnv, ...env }) : nextStart(builtBaseline(dir), port, env);
+}
 
 async function firstLoadJs(origin, path) {
   const html = await (await fetch(`${origin}${path}`)).text();
@@ -87,11 +105,11 @@ async function firstLoadJs(origin, path) {
 }
 
 /**
- * Every asset the home page names (scripts, stylesheet, the hero image in each size), fetched once: a server that
+ * Every asset the measured page names (scripts, stylesheet, the hero image in each size), fetched once: a server that
  * has just started is not what a phone meets in production, and the image optimiser's first answer is its slowest.
  */
 async function warmUp(origin) {
-  const html = await (await fetch(`${origin}/`)).text();
+  const html = await (await fetch(`${origin}${measuredPage}`)).text();
   const urls = new Set();
   for (const [, value] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
     for (const candidate of value.replaceAll('&amp;', '&').split(',')) {
@@ -150,10 +168,10 @@ function recordLoad(name, route, result) {
   record(name, 'peak RSS under load MB', result.peakRssMb);
 }
 
-/** Lighthouse's mobile (the default: a mid-range phone on slow 4G, both simulated) and desktop presets on `/`. */
+/** Lighthouse's mobile (the default: a mid-range phone on slow 4G, both simulated) and desktop presets. */
 async function lighthouseRun(name, origin) {
-  const mobile = await lighthouse(`${origin}/`);
-  const desktop = await lighthouse(`${origin}/`, 'desktop');
+  const mobile = await lighthouse(`${origin}${measuredPage}`);
+  const desktop = await lighthouse(`${origin}${measuredPage}`, 'desktop');
   for (const [preset, result] of [
     ['mobile', mobile],
     ['desktop', desktop],
@@ -224,7 +242,7 @@ try {
         if (name === 'app') {
           // What loading the SDK after the page costs in coverage: how long after navigation each part starts.
           for (let i = 0; i < 3; i++) {
-            const started = await reportingStart(`${origin}/`);
+            const started = await reportingStart(`${origin}${measuredPage}`);
             record(name, 'load event / ms (Chromium, unthrottled)', started.loadMs);
             record(name, 'SDK started / ms', started.sdkMs);
             record(name, 'replay recording from / ms', started.replayMs);
@@ -297,7 +315,7 @@ console.log(
   `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B C A B C); medians, peak RSS is the maximum.\n` +
     "baseline: a bare Next.js app with the same routes and the spec's proxy matcher (a proxy that sets a request id); " +
     '"bare, no proxy": the same without proxy.js, to show what the proxy itself costs. Ratios are app / baseline.\n' +
-    `Lighthouse 13 on /, mobile (simulated slow 4G, 4× CPU) and desktop: medians of ${lighthouseRuns} runs each, alternating.`,
+    `Lighthouse 13 on ${measuredPage}, mobile (simulated slow 4G, 4× CPU) and desktop: medians of ${lighthouseRuns} runs each, alternating.`,
 );
 console.table(rows);
 if (lighthouseMissed.size > 0) console.log(`Lighthouse audits that cost points: ${[...lighthouseMissed].join('; ')}`);

@@ -1,9 +1,10 @@
 // `npm run bench:volume`: how much the error reporter receives per server request at 100% tracing.
-// Sends N requests to each route kind one by one, then counts what reached the local ingest, by type.
+// Sends N requests to each route kind one by one, then counts what reached the local ingest, by type. The app is the
+// tests' app (the /examples pages), composed in .bench-app/volume (tests/support/test-app.mjs).
 //
 //   npm run bench:volume                 # build, then 100 requests per route
 //   npm run bench:volume -- --skip-build --requests 300
-import { build, sleep, start, startIngest } from './lib.mjs';
+import { appStartEnv, buildApp, sleep, start, startIngest } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const i = args.indexOf('--requests');
@@ -12,8 +13,8 @@ const routes = ['/examples/new', '/examples/42', '/api/health'];
 
 const ingest = startIngest(3297);
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-volume' };
-if (!args.includes('--skip-build')) build('.', { ...env, BUILD_ID: 'volume' });
-const { server, origin } = await start('.', 3206, env);
+if (!args.includes('--skip-build')) buildApp('volume', { ...env, BUILD_ID: 'volume' });
+const { server, origin } = await start('.', 3206, { ...appStartEnv, ...env });
 try {
   const control = 'http://127.0.0.1:3297/__ingest';
   await sleep(1000); // start-up spans settle

@@ -1,2 +1,2 @@
-// A target of the home page's links: the app's page, so that prefetching on both sides does the same work.
-export { default } from '../../../../src/pages/examples/same-route-twice';
+// A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
+export { default } from '../../../../tests/app/pages/examples/same-route-twice';

@@ -1,2 +1,2 @@
-// A target of the home page's links: the app's page, so that prefetching on both sides does the same work.
-export { default, getStaticPaths, getStaticProps } from '../../../../../src/pages/examples/on-demand/[slug]';
+// A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
+export { default, getStaticPaths, getStaticProps } from '../../../../../tests/app/pages/examples/on-demand/[slug]';
