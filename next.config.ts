@@ -3,7 +3,7 @@ import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
 import { maxRequestBodyBytes } from './src/config/requestBody';
-import { hstsHeader, securityHeaders, securityInputs } from './src/config/security';
+import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
 import { browserReportingEnv } from './src/observability/env';
 
@@ -80,15 +80,18 @@ function config(phase: string): NextConfig {
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
     // APP_DIST_DIR: where the server finds this build's manifests, relative to the directory it runs in.
     env: { APP_BUILD_ID: buildId, APP_RELEASE: release, APP_DIST_DIR: distDir },
+    // `next dev` answers hot reload's websocket and its own files only for localhost: opened at 127.0.0.1, the page
+    // loaded but never updated after an edit.
+    ...(phase === PHASE_DEVELOPMENT_SERVER ? { allowedDevOrigins: ['127.0.0.1'] } : {}),
     async headers() {
       const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
       // Every path, through an unnamed group: with a named parameter (`/:path*`) Next compiles each header value that
       // holds a colon (the policy's `data:`, the DSN's origin) with path-to-regexp on every request, in case it quotes
       // the parameter: 7–20 KB of garbage and tens of µs a request (docs/performance.md, issue 28).
       return [
-        { source: '/(.*)', headers: securityHeaders(security) },
+        { source: securedPaths(security.development), headers: securityHeaders(security) },
         {
-          source: '/(.*)',
+          source: securedPaths(security.development),
           has: [{ type: 'header' as const, key: 'x-forwarded-proto', value: 'https' }],
           headers: hstsHeader(security),
         },

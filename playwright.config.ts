@@ -28,7 +28,8 @@ export default defineConfig<EngineOptions>({
     },
   },
   projects: [
-    { name: 'app', testIgnore: /ingest-faults|server-log/ },
+    // development.spec.ts runs `next dev` with servers of its own: playwright.development.config.ts.
+    { name: 'app', testIgnore: /ingest-faults|server-log|development\.spec/ },
     // The product's own tests (tests/product): a team's copies of the example spec, in Chromium.
     { name: 'product', testDir: './tests/product' },
     // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A

@@ -24,6 +24,8 @@ const steps = [
   { name: 'build (next release)', cmd: ['node', 'tests/support/test-app.mjs'], env: nextReleaseBuildEnv },
   { name: 'build (again)', cmd: ['node', 'tests/support/test-app.mjs'], env: rebuildEnv },
   { name: 'e2e', cmd: ['playwright', 'test'] },
+  // `next dev` with the settings `npm run dev` uses, started once, alone (tests/e2e/development.spec.ts).
+  { name: 'e2e (development)', cmd: ['playwright', 'test', '-c', 'playwright.development.config.ts'] },
 ];
 
 function counts(file, read) {
@@ -37,12 +39,17 @@ const unitCounts = () =>
     failed: r.numFailedTests,
     skipped: r.numPendingTests + r.numTodoTests,
   }));
-const e2eCounts = () =>
-  counts(`${reports}/e2e.json`, (r) => ({
+const playwrightCounts = (file) =>
+  counts(file, (r) => ({
     passed: r.stats.expected + r.stats.flaky,
     failed: r.stats.unexpected,
     skipped: r.stats.skipped,
   }));
+/** The production suite's and the development one's (playwright.development.config.ts), together. */
+const e2eCounts = () => {
+  const [built, dev] = [playwrightCounts(`${reports}/e2e.json`), playwrightCounts(`${reports}/e2e-development.json`)];
+  return { passed: built.passed + dev.passed, failed: built.failed + dev.failed, skipped: built.skipped + dev.skipped };
+};
 
 /** Passed and failed end-to-end tests per browser engine: the Chromium suite's projects, and the cross-engine ones. */
 function engineCounts() {

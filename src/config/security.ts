@@ -80,6 +80,16 @@ export function securityHeaders(inputs: SecurityInputs): { key: string; value: s
   ];
 }
 
+/**
+ * The paths the security headers go on, through an unnamed group (next.config.ts says why): every path, but in
+ * development not Next's own files under `/_next/static/development/`. Next's dev server loads one of them,
+ * `_clientMiddlewareManifest.js`, as a script while serving it as JSON, and `nosniff` made Chromium refuse it, with an
+ * error in the console on every page load.
+ */
+export function securedPaths(development: boolean): string {
+  return development ? '/((?!_next/static/development/).*)' : '/(.*)';
+}
+
 /** HSTS only for requests a TLS-terminating proxy marked as HTTPS: a plain-HTTP answer must not pin HTTPS. */
 export function hstsHeader({ hstsMaxAgeSeconds }: SecurityInputs) {
   return hstsMaxAgeSeconds > 0

@@ -85,12 +85,28 @@ function sharedOptions(env: ReportingEnv) {
   };
 }
 
+/** Spotlight's sidecar when `spotlight run` gives none: its default address. */
+const defaultSidecarUrl = 'http://localhost:8969/stream';
+
+/**
+ * Spotlight's sidecar as a DSN (it takes envelopes at `/api/<project>/envelope/` too). The SDK adds trace headers to
+ * outgoing calls, and trace meta tags to pages, only when it has a transport, which only a DSN gives it: with Spotlight
+ * alone (`npm run dev`) the backend calls carried no `sentry-trace`, `traceparent` or `baggage`.
+ */
+export function sidecarDsn(spotlight: string | true): string {
+  const sidecar = new URL(spotlight === true ? defaultSidecarUrl : spotlight);
+  return `${sidecar.protocol}//spotlight@${sidecar.host}/0`;
+}
+
 /** Options of the Node server (instrumentation.ts). */
 export function serverOptions(env: ReportingEnv): NodeOptions {
+  const viaSidecar = !env.dsn && env.spotlight !== false ? sidecarDsn(env.spotlight) : undefined;
   return {
     ...sharedOptions(env),
+    ...(viaSidecar ? { dsn: viaSidecar } : {}),
     beforeSend: (event) => reportableEvent(withRequestIdTag(event)),
-    spotlight: env.spotlight,
+    // With the sidecar as the DSN, Spotlight's own integration would show each envelope twice.
+    spotlight: viaSidecar ? false : env.spotlight,
   };
 }
 

@@ -4,6 +4,7 @@
 // behaviours belong to the tests, so replacing the product's pages leaves every proof standing.
 //
 //   node tests/support/test-app.mjs           compose the copy, then build it with the environment given (NEXT_DIST_DIR)
+//   node tests/support/test-app.mjs --compose <copy>   compose a copy only, for `next dev` (tests/e2e/development.spec.ts)
 //
 // The benchmarks build the same app with buildTestApp(). The build lands where a build of the repository itself would:
 // <NEXT_DIST_DIR>/standalone/server.js in the project.
@@ -46,7 +47,7 @@ function guideFiles() {
 }
 
 /** Copies the app into `copy` (a path below the project), with the tests' pages and the guide's files. */
-function compose(copy) {
+export function composeTestApp(copy) {
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy, { recursive: true });
   for (const file of appFiles) cpSync(file, join(copy, file), { recursive: true });
@@ -72,7 +73,7 @@ function compose(copy) {
  * the project as if the project had been built (`distDir`, NEXT_DIST_DIR's default): tests and benchmarks find it there.
  */
 export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
-  compose(copy);
+  composeTestApp(copy);
   const distDir = env.NEXT_DIST_DIR || process.env.NEXT_DIST_DIR || '.next';
   const { status } = spawnSync('node', ['scripts/build.mjs'], {
     cwd: copy,
@@ -114,7 +115,9 @@ function symlinksUnder(dir) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    buildTestApp();
+    const [option, copy] = process.argv.slice(2);
+    if (option === '--compose' && copy) composeTestApp(copy);
+    else buildTestApp();
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -8,6 +8,7 @@ import {
   dataCollection,
   replayOptions,
   serverOptions,
+  sidecarDsn,
   withRequestIdTag,
 } from '../../src/observability/options';
 import { redactedBreadcrumb, redactedSpan } from '../../src/observability/urlRedaction';
@@ -37,6 +38,28 @@ describe('reporting options carry the spec values (§1, §9)', () => {
   it('sends no tunnel: envelopes go to the DSN', () => {
     expect(browserOptions(env)).not.toHaveProperty('tunnel');
     expect(serverOptions(env)).not.toHaveProperty('tunnel');
+  });
+});
+
+describe('development with Spotlight and no DSN (npm run dev)', () => {
+  it('sends to the sidecar as its DSN, so that outgoing calls and pages carry the trace, each envelope once', () => {
+    const dev = serverOptions(serverReportingEnv({ SENTRY_SPOTLIGHT: 'http://localhost:8969/stream' }));
+    expect(dev).toMatchObject({ dsn: 'http://spotlight@localhost:8969/0', spotlight: false });
+  });
+
+  it("takes Spotlight's default address when told only to use it", () => {
+    expect(sidecarDsn(true)).toBe('http://spotlight@localhost:8969/0');
+  });
+
+  it('keeps a DSN that is set, and Spotlight beside it', () => {
+    const both = serverOptions(
+      serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_SPOTLIGHT: '1' }),
+    );
+    expect(both).toMatchObject({ dsn: 'https://key@ingest.example/42', spotlight: true });
+  });
+
+  it('sets no DSN when neither is set', () => {
+    expect(serverOptions(serverReportingEnv({})).dsn).toBeUndefined();
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, hstsHeader, securityHeaders, securityInputs } from '../../src/config/security';
+import {
+  contentSecurityPolicy,
+  hstsHeader,
+  securedPaths,
+  securityHeaders,
+  securityInputs,
+} from '../../src/config/security';
 
 describe('security headers', () => {
   it('lets the page connect only to itself, the DSN origin and Spotlight', () => {
@@ -66,5 +72,21 @@ describe('security headers', () => {
     ]);
     expect(hstsHeader(securityInputs({ HSTS_MAX_AGE: '0' }))).toEqual([]);
     expect(() => securityInputs({ HSTS_MAX_AGE: 'soon' })).toThrow(/HSTS_MAX_AGE must be a whole number/);
+  });
+});
+
+describe('the paths the security headers go on', () => {
+  const matches = (source: string, path: string) => new RegExp(`^${source}$`).test(path);
+
+  it('are every path in production', () => {
+    expect(securedPaths(false)).toBe('/(.*)');
+  });
+
+  it("leave out next dev's own files, which it serves as JSON and loads as scripts, and nothing else", () => {
+    const dev = securedPaths(true);
+    expect(matches(dev, '/_next/static/development/_clientMiddlewareManifest.js')).toBe(false);
+    for (const path of ['/', '/examples/42', '/_next/static/chunks/main.js', '/api/health']) {
+      expect(matches(dev, path)).toBe(true);
+    }
   });
 });
