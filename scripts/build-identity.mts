@@ -58,20 +58,23 @@ export type StartDecision = { action: 'serve' } | { action: 'build'; reason: str
 
 /**
  * Whether `npm start` may serve the build it finds or must build first. It builds when there is no build, and when
- * the tree's sources differ from the build's (or the build does not say what it was built from); outside a git checkout
- * there is nothing to compare, and the build is served.
+ * the tree's sources differ from the build's (or the build does not say what it was built from). A build of another
+ * directory (the end-to-end tests' app, a build copied from elsewhere) is not this tree's to replace, and outside a git
+ * checkout there is nothing to compare: both are served.
  */
 export function startDecision({
   built,
+  builtElsewhere,
   builtFrom,
   tree,
 }: {
   built: boolean;
+  builtElsewhere: boolean;
   builtFrom: string | undefined;
   tree: string | undefined;
 }): StartDecision {
   if (!built) return { action: 'build', reason: 'No production build yet: building it first (npm run build).' };
-  if (tree === undefined || builtFrom === tree) return { action: 'serve' };
+  if (builtElsewhere || tree === undefined || builtFrom === tree) return { action: 'serve' };
   return {
     action: 'build',
     reason:

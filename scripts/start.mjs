@@ -3,6 +3,7 @@
 // PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fingerprintFile, sourceFingerprint, startDecision } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
 
@@ -10,6 +11,15 @@ requireSupportedNode();
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 const standalone = `${distDir}/standalone`;
+
+/** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */
+function builtAppDir() {
+  try {
+    return JSON.parse(readFileSync(`${distDir}/required-server-files.json`, 'utf8')).appDir;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The fingerprint scripts/build.mjs recorded beside the build, or undefined. */
 function builtFrom() {
@@ -23,6 +33,7 @@ function builtFrom() {
 // A build of other sources is never served: after an edit, `npm start` builds again (scripts/build-identity.ts).
 const decision = startDecision({
   built: existsSync(`${standalone}/server.js`),
+  builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
   builtFrom: builtFrom(),
   tree: sourceFingerprint(),
 });

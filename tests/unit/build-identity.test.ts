@@ -56,15 +56,24 @@ describe('sourceFingerprint of a git tree', () => {
 
 describe('startDecision (npm start)', () => {
   it('builds when there is no build', () => {
-    expect(startDecision({ built: false, builtFrom: undefined, tree: commit })).toMatchObject({ action: 'build' });
+    expect(startDecision({ builtElsewhere: false, built: false, builtFrom: undefined, tree: commit })).toMatchObject({
+      action: 'build',
+    });
   });
 
   it('serves a build of the tree as it is', () => {
-    expect(startDecision({ built: true, builtFrom: commit, tree: commit })).toEqual({ action: 'serve' });
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: commit, tree: commit })).toEqual({
+      action: 'serve',
+    });
   });
 
   it('builds again when the sources changed since the build, saying so in one line', () => {
-    const decision = startDecision({ built: true, builtFrom: commit, tree: `${commit}-dirty-x` });
+    const decision = startDecision({
+      builtElsewhere: false,
+      built: true,
+      builtFrom: commit,
+      tree: `${commit}-dirty-x`,
+    });
     expect(decision).toEqual({
       action: 'build',
       reason: 'The sources changed since the production build: building it again (npm run build).',
@@ -72,10 +81,19 @@ describe('startDecision (npm start)', () => {
   });
 
   it('builds again when the build does not say what it was built from', () => {
-    expect(startDecision({ built: true, builtFrom: undefined, tree: commit })).toMatchObject({ action: 'build' });
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: undefined, tree: commit })).toMatchObject({
+      action: 'build',
+    });
+  });
+
+  it("serves a build of another directory, the tests' app or one copied from elsewhere, as it is", () => {
+    const decision = startDecision({ built: true, builtElsewhere: true, builtFrom: commit, tree: `${commit}-dirty-x` });
+    expect(decision).toEqual({ action: 'serve' });
   });
 
   it('serves outside a git checkout, where there is nothing to compare', () => {
-    expect(startDecision({ built: true, builtFrom: undefined, tree: undefined })).toEqual({ action: 'serve' });
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: undefined, tree: undefined })).toEqual({
+      action: 'serve',
+    });
   });
 });
