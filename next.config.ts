@@ -1,31 +1,28 @@
-import { execSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
+import { buildIdPattern, sourceFingerprint } from './scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/spec';
 import { browserReportingEnv } from './src/observability/env';
 
 /**
- * Every instance built from one commit must serve the same data paths and asset names: BUILD_ID, else the git commit.
- * It is also Next's deploymentId, whose alphabet (A-Z a-z 0-9 _ -) is the narrower of the two.
+ * Every instance built from one tree must serve the same data paths and asset names: BUILD_ID, else the git commit, with
+ * a hash of the uncommitted changes when there are any (scripts/build-identity.ts). It is also Next's deploymentId,
+ * whose alphabet (A-Z a-z 0-9 _ -) is the narrower of the two.
  */
 function resolveBuildId(): string {
   const fromEnv = process.env.BUILD_ID?.trim();
   if (fromEnv) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(fromEnv)) {
+    if (!buildIdPattern.test(fromEnv)) {
       throw new Error(`BUILD_ID must be 1-64 characters of A-Z a-z 0-9 _ - (got ${JSON.stringify(fromEnv)}).`);
     }
     return fromEnv;
   }
-  try {
-    return execSync('git rev-parse HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    throw new Error('No BUILD_ID is set and this is not a git checkout: set BUILD_ID to name the build.');
-  }
+  const fromTree = sourceFingerprint();
+  if (!fromTree) throw new Error('No BUILD_ID is set and this is not a git checkout: set BUILD_ID to name the build.');
+  return fromTree;
 }
 
 /** Values, not strings: Next writes each as JSON into the bundle. */

@@ -308,12 +308,34 @@ Object.defineProperty(http.ServerResponse.prototype, 'statusCode', {
   },
 });
 
+// Next names its own origin after HOSTNAME (initURL, next/dist/server/lib/router-utils/resolve-routes.js), while its
+// NextURL calls every loopback address `localhost` (next/dist/server/web/next-url.js). On 127.0.0.1 or ::1 the proxy's
+// rewrites to the status pages looked external, and Next proxied them to http://localhost:<port>, which need not
+// answer. So Next is told `localhost`, and its server binds the address asked for.
+const listenAddress = process.env.HOSTNAME?.trim() ?? '';
+const loopbackAddress = /^(?:127(?:\.\d{1,3}){3}|::1|\[::1\])$/.test(listenAddress)
+  ? listenAddress.replace(/^\[(.*)\]$/, '$1')
+  : undefined;
+if (loopbackAddress) process.env.HOSTNAME = 'localhost';
+
+/** Listen errors that mean HOSTNAME is not an address of this machine. */
+const notOurAddress = new Set(['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
+
 // The servers Next opens, so that shutdown can stop them accepting connections.
 const servers = new Set();
 const listen = http.Server.prototype.listen;
 http.Server.prototype.listen = function listenAndRemember(...args) {
   servers.add(this);
   boundConnections(this);
+  if (loopbackAddress && args[1] === 'localhost') args[1] = loopbackAddress;
+  // First: Next's own listener exits at once, with its error's stack.
+  this.prependOnceListener('error', (error) => {
+    if (!notOurAddress.has(error.code)) return;
+    log.fatal(
+      `Configuration error: HOSTNAME=${listenAddress} is no address of this machine (${error.code}): set it to one of its addresses or names, to localhost, or leave it unset for every interface.`,
+    );
+    process.exit(1);
+  });
   return listen.apply(this, args);
 };
 

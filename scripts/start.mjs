@@ -1,15 +1,44 @@
-// `npm start`: serve the production build (the standalone server), building it first when there is none.
+// `npm start`: serve the production build (the standalone server), building it first when there is none or when the
+// sources changed since it was built.
 // PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fingerprintFile, sourceFingerprint, startDecision } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
 
 requireSupportedNode();
 
-const standalone = `${process.env.NEXT_DIST_DIR || '.next'}/standalone`;
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+const standalone = `${distDir}/standalone`;
 
-if (!existsSync(`${standalone}/server.js`)) {
-  console.log('No production build yet: building it first (npm run build).');
+/** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */
+function builtAppDir() {
+  try {
+    return JSON.parse(readFileSync(`${distDir}/required-server-files.json`, 'utf8')).appDir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fingerprint scripts/build.mjs recorded beside the build, or undefined. */
+function builtFrom() {
+  try {
+    return readFileSync(fingerprintFile(distDir), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+// A build of other sources is never served: after an edit, `npm start` builds again (scripts/build-identity.ts).
+const decision = startDecision({
+  built: existsSync(`${standalone}/server.js`),
+  builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
+  builtFrom: builtFrom(),
+  tree: sourceFingerprint(),
+});
+if (decision.action === 'build') {
+  console.log(decision.reason);
   const { status } = spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }

@@ -2,6 +2,7 @@
 // Sentry: a report carries the page's URL with its query, its referrer and the blocked URL, and a browser cannot be
 // told to leave them out. The route checks what arrived, redacts it unless personal data is on, and forwards it to the
 // security endpoint of the server's DSN, at a bounded rate.
+import { suppressTracing } from '@sentry/core';
 import type { Logger } from 'pino';
 import type { ReportingEnv } from './env';
 import { redactedUrl } from './redaction.mjs';
@@ -227,7 +228,9 @@ export function cspReportForwarder(
     if (granted === 0) return;
     const admitted = { format: received.format, reports: received.reports.slice(0, granted) };
     const reports = env.collectPersonalData ? admitted : privateCspReports(admitted);
-    send(endpoint, reports.format, cspReportsBody(reports), userAgent).catch((error: unknown) =>
+    // Untraced: the route has answered and its transaction is sent, so the SDK would record this fetch as a
+    // transaction of its own, a second one for every report.
+    suppressTracing(() => send(endpoint, reports.format, cspReportsBody(reports), userAgent)).catch((error: unknown) =>
       failed(granted, whyNot(error)),
     );
   };

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
 import { startInstance } from '../support/cluster';
 import { appOrigin, chromiumFlags, chromiumPath } from '../support/e2e-env.mjs';
@@ -234,4 +236,31 @@ test('with SENTRY_COLLECT_PII=1 the report goes on as the browser sent it', asyn
   } finally {
     await server.stop();
   }
+});
+
+test('one report costs one transaction: the forward to Sentry is not traced apart from the route', async ({
+  request,
+  ingest,
+  since,
+  token,
+}) => {
+  // Issue 37: the route answers first, so a traced forward became a transaction of its own in the report's trace.
+  const traceId = randomBytes(16).toString('hex');
+  const report = { 'csp-report': { 'document-uri': `https://app.example/${token}`, 'blocked-uri': 'inline' } };
+  const response = await request.post('/api/csp-report', {
+    headers: {
+      'content-type': 'application/csp-report',
+      'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`,
+    },
+    data: JSON.stringify(report),
+  });
+  expect(response.status()).toBe(204);
+  await ingest.waitForCspViolation((v) => v.documentUrl.includes(token), { since });
+  const inTrace = (t: Event) => t.contexts?.trace?.trace_id === traceId;
+  await ingest.waitForTransaction((t) => inTrace(t) && t.transaction === 'POST /api/csp-report', { since });
+  await ingest.expectNone<Event>('transaction', (t) => inTrace(t) && t.transaction !== 'POST /api/csp-report', {
+    since,
+  });
+  const transactions = (await ingest.items<Event>('transaction', since)).filter((item) => inTrace(item.payload));
+  expect(transactions.map((item) => item.payload.transaction)).toEqual(['POST /api/csp-report']);
 });

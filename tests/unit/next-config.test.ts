@@ -3,6 +3,7 @@ import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERV
 import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
+import { sourceFingerprint } from '../../scripts/build-identity.mts';
 import { maxRequestBodyBytes } from '../../src/config/requestBody';
 
 describe('next.config images (spec §9)', () => {
@@ -36,11 +37,12 @@ describe('next.config build id (issue 6: deterministic builds)', () => {
     expect(built.env?.APP_BUILD_ID).toBe('release-2026_11');
   });
 
-  it('falls back to the git commit, never a random id', async () => {
-    const head = execSync('git rev-parse HEAD').toString().trim();
+  it('falls back to the tree: the git commit, with a hash of any uncommitted change, never a random id', async () => {
+    const tree = sourceFingerprint();
+    expect(tree).toMatch(new RegExp(`^${execSync('git rev-parse HEAD').toString().trim()}(-dirty-[A-Za-z0-9_-]+)?$`));
     const built = atBuild(undefined);
-    expect(await built.generateBuildId?.()).toBe(head);
-    expect(built.deploymentId).toBe(head);
+    expect(await built.generateBuildId?.()).toBe(tree);
+    expect(built.deploymentId).toBe(tree);
   });
 
   it('refuses a BUILD_ID Next could not use as a deployment id, with a clear message', () => {

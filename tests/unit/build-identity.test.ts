@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildIdOf, buildIdPattern, sourceFingerprint, startDecision } from '../../scripts/build-identity.mts';
+
+// Issue 37: a build's id names the tree it was built from, and `npm start` serves only a build of the tree as it is.
+
+const commit = 'a'.repeat(40);
+
+describe('buildIdOf', () => {
+  it('is the commit for a tree without changes', () => {
+    expect(buildIdOf({ commit, changes: '' })).toBe(commit);
+  });
+
+  it('gives a tree with changes an id of its own, in the deployment id alphabet', () => {
+    const one = buildIdOf({ commit, changes: 'diff one' });
+    const two = buildIdOf({ commit, changes: 'diff two' });
+    expect(one).toMatch(new RegExp(`^${commit}-dirty-[A-Za-z0-9_-]+$`));
+    expect(one).toMatch(buildIdPattern);
+    expect(one).toHaveLength(64);
+    expect(two).not.toBe(one);
+    expect(buildIdOf({ commit, changes: 'diff one' })).toBe(one);
+  });
+
+  it('stays within 64 characters for a SHA-256 repository', () => {
+    expect(buildIdOf({ commit: 'b'.repeat(64), changes: 'x' })).toMatch(buildIdPattern);
+  });
+});
+
+describe('sourceFingerprint of a git tree', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'build-identity-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir }).toString().trim();
+
+  it('is the commit when clean, and changes with an edit or a new file', () => {
+    expect(sourceFingerprint(dir)).toBeUndefined();
+    git('init', '-q');
+    writeFileSync(join(dir, 'page.ts'), 'one');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'one');
+    const head = git('rev-parse', 'HEAD');
+    expect(sourceFingerprint(dir)).toBe(head);
+    writeFileSync(join(dir, 'page.ts'), 'two');
+    const edited = sourceFingerprint(dir);
+    expect(edited).toMatch(new RegExp(`^${head}-dirty-`));
+    writeFileSync(join(dir, 'new.ts'), 'new');
+    const added = sourceFingerprint(dir);
+    expect(added).toMatch(new RegExp(`^${head}-dirty-`));
+    expect(added).not.toBe(edited);
+    writeFileSync(join(dir, 'new.ts'), 'newer');
+    expect(sourceFingerprint(dir)).not.toBe(added);
+  });
+});
+
+describe('startDecision (npm start)', () => {
+  it('builds when there is no build', () => {
+    expect(startDecision({ builtElsewhere: false, built: false, builtFrom: undefined, tree: commit })).toMatchObject({
+      action: 'build',
+    });
+  });
+
+  it('serves a build of the tree as it is', () => {
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: commit, tree: commit })).toEqual({
+      action: 'serve',
+    });
+  });
+
+  it('builds again when the sources changed since the build, saying so in one line', () => {
+    const decision = startDecision({
+      builtElsewhere: false,
+      built: true,
+      builtFrom: commit,
+      tree: `${commit}-dirty-x`,
+    });
+    expect(decision).toEqual({
+      action: 'build',
+      reason: 'The sources changed since the production build: building it again (npm run build).',
+    });
+  });
+
+  it('builds again when the build does not say what it was built from', () => {
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: undefined, tree: commit })).toMatchObject({
+      action: 'build',
+    });
+  });
+
+  it("serves a build of another directory, the tests' app or one copied from elsewhere, as it is", () => {
+    const decision = startDecision({ built: true, builtElsewhere: true, builtFrom: commit, tree: `${commit}-dirty-x` });
+    expect(decision).toEqual({ action: 'serve' });
+  });
+
+  it('serves outside a git checkout, where there is nothing to compare', () => {
+    expect(startDecision({ builtElsewhere: false, built: true, builtFrom: undefined, tree: undefined })).toEqual({
+      action: 'serve',
+    });
+  });
+});
