@@ -1,7 +1,7 @@
 // What a standalone directory needs beside Next's output to run on its own. Next leaves the public files and static
 // assets out on purpose (a CDN may serve them); this app serves them itself, through the server preload.
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 /** Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`. */
 export function completeStandalone({ appDir = '.', distDir, serverDir }) {
@@ -17,4 +17,14 @@ export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, 'src/server/dotSegments.mjs'), join(serverDir, 'dot-segments.mjs'));
   // The preload runs the hooks the app registers with onShutdown().
   cpSync(join(appDir, 'src/server/shutdown.mjs'), join(serverDir, 'shutdown.mjs'));
+}
+
+/**
+ * Where server.js lands in the standalone directory of the build in `distDir`: at the app's path below the root Next
+ * traced files from, which is the top unless the app is a copy inside a project (the tests' app,
+ * tests/support/test-app.mjs).
+ */
+export function standaloneServerDir(distDir) {
+  const { appDir, config } = JSON.parse(readFileSync(join(distDir, 'required-server-files.json'), 'utf8'));
+  return join(distDir, 'standalone', relative(config.outputFileTracingRoot, appDir));
 }

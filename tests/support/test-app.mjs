@@ -22,8 +22,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { standaloneServerDir } from '../../scripts/standalone.mjs';
 import { testAppCopy } from './e2e-env.mjs';
 
 const guide = 'docs/build-your-product.md';
@@ -84,7 +85,7 @@ export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
   const built = resolve(copy, distDir);
   const standalone = resolve(distDir, 'standalone');
   // The standalone server sits at the copy's path inside the standalone directory: it is lifted to the top.
-  const nested = join(built, 'standalone', copy);
+  const nested = resolve(standaloneServerDir(join(copy, distDir)));
   const moved = (path) =>
     path.startsWith(`${nested}/`)
       ? join(standalone, relative(nested, path))
@@ -97,7 +98,7 @@ export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
   rmSync(distDir, { recursive: true, force: true });
   renameSync(built, distDir);
   for (const entry of readdirSync(moved(nested))) renameSync(join(moved(nested), entry), join(standalone, entry));
-  rmSync(join(standalone, copy.split('/')[0]), { recursive: true });
+  rmSync(join(standalone, relative(join(built, 'standalone'), nested).split(sep)[0]), { recursive: true });
   for (const { link, target } of links) {
     rmSync(moved(link));
     symlinkSync(relative(dirname(moved(link)), moved(target)), moved(link));
