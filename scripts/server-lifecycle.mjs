@@ -5,7 +5,7 @@
 // logger, so that everything the process prints, Next's own lines included, is one JSON line
 // (src/observability/serverLog.mjs and redaction.mjs, copied beside it by the build).
 
-import { AsyncResource } from 'node:async_hooks';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { hasDotSegment } from './dot-segments.mjs';
@@ -149,12 +149,12 @@ const heldBodyBytesLimit = 256 * 64 * 1024;
 let heldBodyBytes = 0;
 
 /**
- * A request with a body reaches Next once the body has arrived whole, counted as it comes: past the limit it gets 413
- * at once, past what all bodies together may hold 503, and a client that goes away mid-body costs nothing more (Next
- * would have read the body itself, rendered its error page for the aborted read and reported it). Chunked bodies are
- * taken so too: their size is known only as they come.
+ * A request with a body reaches the SDK and Next once the body has arrived whole, counted as it comes: past the limit
+ * it gets 413 at once, past what all bodies together may hold 503, and a client that goes away mid-body costs nothing
+ * more (Next would have read the body itself, rendered its error page for the aborted read and reported it; the SDK
+ * would have opened a trace and a span for it). Chunked bodies are taken so too: their size is known only as they come.
  */
-function deliverWithWholeBody(server, args, req, res) {
+function deliverWithWholeBody(server, req, res) {
   const chunks = [];
   let bytes = 0;
   let refused = false;
@@ -163,14 +163,16 @@ function deliverWithWholeBody(server, args, req, res) {
     heldBodyBytes -= bytes;
     bytes = 0;
   };
-  // The request's async context (its trace) is the one the SDK entered for it, not the socket's.
-  const deliver = AsyncResource.bind(() => {
+  const deliver = () => {
     req.push = push;
     res.once('close', release);
-    emit.apply(server, args);
+    // Through the server's own emit again, which the SDK wraps: it starts the request's trace now.
+    delete req[sdkHandled];
+    whole.add(req);
+    server.emit('request', req, res);
     for (const chunk of chunks) push.call(req, chunk);
     push.call(req, null);
-  });
+  };
   req.once('close', () => {
     if (!req.complete) release();
   });
@@ -206,6 +208,19 @@ function deliverWithWholeBody(server, args, req, res) {
 const hasBody = (headers) => headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 
 /**
+ * The SDK's mark of a request it has taken in (`@sentry/core`, server-subscription.js): a marked request passes its
+ * wrapper of the server's emit untouched. A request with a body is marked when it starts, before that wrapper runs,
+ * and unmarked when its body is whole. Were the mark renamed, the SDK would trace every request as it arrives again;
+ * tests/e2e/connection-bounds.spec.ts counts what 200 aborts send and would fail.
+ */
+const sdkHandled = Symbol.for('sentry_http_server_instrumented');
+/** Requests whose body has arrived whole and that go on to Next unchecked. */
+const whole = new WeakSet();
+diagnosticsChannel.subscribe('http.server.request.start', ({ request }) => {
+  if (hasBody(request.headers)) request[sdkHandled] = true;
+});
+
+/**
  * Next 16 answers an upgrade (a WebSocket) only on a route that takes one, which no page or API route does, and leaves
  * any other open: each held a socket until the process ran out of file descriptors. So every upgrade is answered 404,
  * as no resource here speaks another protocol (426 would ask the client to switch protocols, which it just tried),
@@ -230,7 +245,7 @@ function refuseUpgrade(req, socket) {
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
   if (event === 'upgrade') return refuseUpgrade(req, res);
-  if (event === 'request') {
+  if (event === 'request' && !whole.has(req)) {
     if (logRequests) logRequest(req, res);
     if (methodsNextCannotHandle.has(req.method)) {
       return refuse(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD, OPTIONS' });
@@ -255,7 +270,7 @@ http.Server.prototype.emit = function emitUnlessRefused(event, req, res) {
     }
     // The image optimiser answers 500 to a source it cannot decode or that is not a plain local path.
     if (target.startsWith('/_next/image') && !isPlainLocalImage(target)) return refuse(res, 400, 'Bad Request');
-    if (hasBody(req.headers)) return deliverWithWholeBody(this, arguments, req, res);
+    if (hasBody(req.headers)) return deliverWithWholeBody(this, req, res);
   }
   return emit.apply(this, arguments);
 };

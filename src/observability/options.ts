@@ -41,17 +41,12 @@ export function dataCollection(collectPersonalData: boolean): DataCollection {
   };
 }
 
-/** Set on a server transaction whose request never arrived whole: its client went away mid-body. */
-export const incompleteRequestAttribute = 'app.request.incomplete';
-
 /**
  * Not-found answers are not transactions worth reporting (spec §8): any transaction whose response was 404.
  * Matched on the finished transaction, which is why every runtime uses `traceLifecycle: 'static'`.
  */
 export const ignoredSpans: NonNullable<NodeOptions['ignoreSpans']> = [
   { name: /(?:)/, attributes: { 'http.response.status_code': 404 } },
-  // A request whose client went away before it arrived whole (src/observability/server.ts).
-  { name: /(?:)/, attributes: { [incompleteRequestAttribute]: true } },
   // The browser names a not-found page load after Next's /404 page.
   /^\/404$/,
 ];

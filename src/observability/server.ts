@@ -6,7 +6,7 @@ import { traceCacheCalls } from './cacheSpans';
 import { reportingOn, type ReportingEnv } from './env';
 import { traceNextSpans } from './nextSpans';
 import { continueTraceparentTraces } from './traceparent';
-import { incompleteRequestAttribute, serverOptions } from './options';
+import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
 import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
 import { serverTransport, serverTransportOptions } from './serverTransport';
@@ -49,9 +49,6 @@ const requestTransactions = Sentry.httpIntegration({
     if (!spanIsSampled(span)) return;
     // Registered before the SDK's own listener, which ends the span: the name and the tag are set first.
     response.once('close', () => {
-      // A client that went away before its request arrived whole was never served (the server preload holds a body
-      // until it is whole): no transaction (ignoredSpans).
-      if (!request.complete) span.setAttribute(incompleteRequestAttribute, true);
       // The proxy's request id, as errors carry it, so that a transaction and a log line can be matched.
       const requestId = (response as unknown as ServerResponse).getHeader('x-request-id');
       if (typeof requestId === 'string') requestScope.setTag('request_id', requestId);
