@@ -2,7 +2,7 @@
 // server hands it to Next at start (src/server/startup.ts); without REDIS_URL it is Next's own filesystem cache, with
 // a bound on the pages it keeps on disk. Plain JavaScript, so that the unit tests and Next's build both load it as it
 // is. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, ErrorReply } from '@redis/client';
 import fileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
@@ -43,19 +43,48 @@ class RedisUnavailable extends Error {}
 
 const diskKey = Symbol.for('app.pageCache.disk');
 
-/** What this process wrote to disk without Redis, oldest first, shared by every handler (one per request). */
-function diskFor(ctx) {
-  return (globalThis[diskKey] ??= {
-    written: new Set(),
-    prerendered: new Set(
-      Object.keys(JSON.parse(readFileSync(join(ctx.serverDistDir, '..', 'prerender-manifest.json'), 'utf8')).routes),
-    ),
-  });
+/**
+ * The pages generated on this disk without Redis, oldest first, shared by every handler (one per request). Next writes
+ * them under its route cache (`<server>/route-cache/`, a key of the form `/route-cache/PAGES/<route hash>/$/<path>`);
+ * those a server wrote before a restart are counted from their files' times.
+ */
+function diskFor(handler) {
+  return (globalThis[diskKey] ??= openDisk(handler));
+}
+
+function openDisk({ files, serverDistDir }) {
+  const manifest = JSON.parse(readFileSync(join(serverDistDir, '..', 'prerender-manifest.json'), 'utf8'));
+  // The build's pages and its fallback routes' shells (`/items/[slug]`).
+  const prerendered = new Set([...Object.keys(manifest.routes), ...Object.keys(manifest.dynamicRoutes)]);
+  const generated = writtenBefore(files).filter((key) => !prerendered.has(pathOfKey(key)));
+  return { written: new Set(generated), prerendered };
+}
+
+/** The keys of the pages on disk in Next's route cache, oldest first. */
+function writtenBefore(files) {
+  const root = files.getFilePath(routeCache, 'PAGES');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => ({
+      key: `${routeCache}${file.slice(0, -'.html'.length)}`,
+      time: statSync(join(root, file)).mtimeMs,
+    }))
+    .sort((a, b) => a.time - b.time)
+    .map(({ key }) => key);
+}
+const routeCache = '/route-cache/';
+
+/** The page a key stores: its path after the route cache's `/$`, `/index` being `/`. */
+function pathOfKey(key) {
+  const path = key.includes('/$/') ? key.slice(key.indexOf('/$/') + 2) : key;
+  return path === '/index' ? '/' : path;
 }
 
 /** Records a page written to disk, and removes the oldest generated ones' files past diskPages. */
 function boundDisk(files, disk, key) {
-  if (disk.prerendered.has(key)) return;
+  // A prerendered page regenerated is one of the build's pages: removed, it would read as the build wrote it.
+  if (disk.prerendered.has(pathOfKey(key))) return;
   disk.written.delete(key);
   disk.written.add(key);
   for (const oldest of disk.written) {
