@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mjs';
-import { abortMidBody, healthMs, holdBodies, processUse, upgradeCycles } from '../tests/support/floods.ts';
+import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
 import { option, sleep, startIngest } from './lib.mjs';
 
 const host = '127.0.0.1';
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
@@ -64,16 +65,11 @@ try {
 
   await onInstance(async ({ app, environment, usage }) => {
     const since = await ingest.mark();
-    const healthTimes = [];
-    let flooding = true;
-    const probe = (async () => {
-      while (flooding) healthTimes.push(await healthMs(app.origin));
-    })();
+    const probe = await probeHealth(app.origin);
     const started = Date.now();
     await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    flooding = false;
-    await probe;
+    const healthTimes = await probe.stop();
     await sleep(5000);
     const response = await fetch(`http://${host}:${ingestPort}/__ingest/items?since=${since}`);
     const items = (await response.json()).items.filter((item) => JSON.stringify(item).includes(environment));
@@ -81,7 +77,7 @@ try {
     for (const item of items) sent[item.type] = (sent[item.type] ?? 0) + 1;
     console.log(
       `1,000 aborts in ${seconds} s: the ingest got ${JSON.stringify(sent)} (/api/health's own transactions ` +
-        `included); /api/health answered ${healthTimes.length} times, slowest ${Math.max(...healthTimes).toFixed(0)} ` +
+        `included); /api/health answered ${healthTimes.length} times, median ${median(healthTimes).toFixed(0)} ms, slowest ${Math.max(...healthTimes).toFixed(0)} ` +
         `ms; the server printed ${app.output().split('\n').length} lines in all; ${usage()}`,
     );
   });

@@ -1,5 +1,5 @@
 import { startInstance, type Instance } from '../support/cluster';
-import { abortMidBody, healthMs, holdBodies, processUse, upgradeCycles } from '../support/floods';
+import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../support/floods';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 
@@ -90,15 +90,10 @@ test('1,000 clients going away mid-body send no error event, Sentry log or trans
 }) => {
   test.setTimeout(120_000);
   const printedBefore = app.output().length;
-  const healthTimes: number[] = [];
-  let flooding = true;
-  const probe = (async () => {
-    while (flooding) healthTimes.push(await healthMs(app.origin));
-  })();
+  const probe = await probeHealth(app.origin);
   const floodStarted = Date.now();
   await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
-  flooding = false;
-  await probe;
+  const healthTimes = await probe.stop();
   // A request that did reach the route marks the end of what the instance sends for the flood.
   const marker = await fetch(`${app.origin}/api/diagnostics/body`, { method: 'POST', body: 'x' });
   expect(marker.status).toBe(200);

@@ -2,6 +2,7 @@
 // the serving process (Linux /proc). Every flood stops by itself; loopback only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 
 /** A process's open file descriptors and resident memory (MB). */
 export function processUse(pid: number): { fds: number; rssMb: number } {
@@ -20,6 +21,44 @@ export async function healthMs(origin: string): Promise<number> {
   } catch {
     return Infinity;
   }
+}
+
+/** The probe's thread: asks /api/health as healthMs does, one answer after another, until told to stop. */
+const probeThread = `
+const { parentPort, workerData: origin } = require('node:worker_threads');
+let probing = true;
+const times = [];
+parentPort.once('message', () => (probing = false));
+(async () => {
+  while (probing) {
+    const started = performance.now();
+    try {
+      const response = await fetch(origin + '/api/health', { headers: { connection: 'close' } });
+      await response.arrayBuffer();
+      times.push(response.status === 200 ? performance.now() - started : Infinity);
+    } catch {
+      times.push(Infinity);
+    }
+  }
+  parentPort.postMessage(times);
+})();`;
+
+/**
+ * Asks `/api/health` again and again, from a thread of its own so that a flood this process sends meanwhile does not
+ * delay the asking, until stopped; `stop` resolves with each answer's time in ms (Infinity for a failure).
+ */
+export async function probeHealth(origin: string): Promise<{ stop(): Promise<number[]> }> {
+  const worker = new Worker(probeThread, { eval: true, workerData: origin });
+  await new Promise((online) => worker.once('online', online));
+  return {
+    async stop() {
+      const times = new Promise<number[]>((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      const result = await times;
+      await worker.terminate();
+      return result;
+    },
+  };
 }
 
 /** Runs `count` tasks, `concurrency` at a time. */
