@@ -1,5 +1,5 @@
-import { execSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { buildIdOf, sourceState } from '../../scripts/build-identity.mts';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
 
@@ -15,8 +15,9 @@ test('/api/health reports status, build id, deployment id and uptime', async ({ 
   expect(response.status()).toBe(200);
   const body = (await response.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ status: 'ok', buildId: expect.any(String), uptimeSeconds: expect.any(Number) });
-  // Issue 6: built without BUILD_ID, the build is named after its git commit, and Next's deploymentId is the same.
-  expect(body.buildId).toBe(execSync('git rev-parse HEAD').toString().trim());
+  // Issue 6: built without BUILD_ID, the build is named after its git commit (and its uncommitted changes, when the
+  // tree has some), and Next's deploymentId is the same.
+  expect(body.buildId).toBe(buildIdOf(sourceState()!));
   expect(body.deploymentId).toBe(body.buildId);
 });
 
