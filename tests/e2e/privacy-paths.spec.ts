@@ -3,7 +3,8 @@ import type { ErrorEvent, Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
 import { appHost } from '../support/e2e-env.mjs';
 import { startInstance, type Instance } from '../support/cluster';
-import { thrownException, type IngestClient, type IngestItem } from '../support/ingest';
+import { spansIn, thrownException, type IngestClient, type IngestItem } from '../support/ingest';
+import { slowInteractionTakenIn } from '../support/interactions';
 import { rawRequest } from '../support/raw-http';
 import { expect, installedIntegrations, test as base, throwInPage, waitForReplay } from './fixtures';
 
@@ -463,33 +464,9 @@ test.describe('with personal data off, every URL form through a page load and a 
   }
 });
 
-/** The page's measure of its slow click has reached web-vitals, which reports INP only for what it took in before. */
-async function interactionTakenIn(page: Page, atLeastMs: number) {
-  await page.evaluate(
-    (minimum) =>
-      new Promise<void>((resolve) =>
-        // The browser queues the click's timings to web-vitals' observer, then (buffered) to this later one.
-        new PerformanceObserver((list, observer) => {
-          const seen = list
-            .getEntries()
-            .some((e) => (e as PerformanceEntry & { interactionId?: number }).interactionId && e.duration >= minimum);
-          if (!seen) return;
-          observer.disconnect();
-          // web-vitals takes them in at an idle moment, within 1 s (whenIdleOrHidden): this one comes after it.
-          requestIdleCallback(() => resolve(), { timeout: 1000 });
-        }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit),
-      ),
-    atLeastMs,
-  );
-}
-
-type StreamedSpan = { name: string; attributes: Record<string, { value: unknown }> };
-const spansIn = (payload: unknown) => (payload as { items?: StreamedSpan[] }).items ?? [];
-
-// Chromium only. WebKit measures no interactions (no Event Timing `interactionId`), so it has no INP to send; the
-// cross-engine suite (tests/engines) drives stock Firefox without this file's fixtures, and it was not tried there.
-// The SDK names the span after the element and the page's route, not its address: the test passes with beforeSendSpan
-// off too, and holds the redaction to it if the SDK ever names the span from the address.
+// Firefox runs the same in tests/engines/privacy.spec.ts; WebKitGTK has no Event Timing, so no INP to send. The SDK
+// names the span after the element and the page's route, not its address: the test passes with beforeSendSpan off
+// too, and holds the redaction to it if the SDK ever names the span from the address.
 test('with personal data off, a slow click: its INP span, sent on its own, carries neither the query nor the fragment', async ({
   page,
   ingest,
@@ -502,7 +479,7 @@ test('with personal data off, a slow click: its INP span, sent on its own, carri
   await installedIntegrations(page, ['WebVitals'], 'WebVitals');
   await page.getByRole('button', { name: /^Work for/ }).click();
   await expect(page.getByTestId('clicks')).toHaveText('1');
-  await interactionTakenIn(page, 200);
+  await page.evaluate(slowInteractionTakenIn, 200);
   // Leaving hides the page: web-vitals reports its INP then, and the SDK sends it as a span envelope of its own.
   await page.goto('about:blank');
   const item = await ingest.waitForItem(
