@@ -118,6 +118,12 @@ export const reportingStarted = () =>
     v?.defaultCurrentScope?.getClient(),
   );
 
+/** The SDK measures web vitals (its WebVitals integration, which BrowserTracing adds after the SDK starts). */
+export const webVitalsMeasured = () =>
+  Object.values((globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__ ?? {}).some((v) =>
+    v?.defaultCurrentScope?.getClient()?.getIntegrationByName('WebVitals'),
+  );
+
 /** Session replay records: its integration is set up and its session stored (as tests/e2e/fixtures.ts waits for). */
 export const replayRecording = () =>
   Object.values((globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__ ?? {}).some((v) =>

@@ -65,6 +65,14 @@ type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
 const pollMs = 100;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** A span as a span envelope carries it (v2, `application/vnd.sentry.items.span.v2+json`): the INP of a click. */
+export interface StreamedSpan {
+  name: string;
+  attributes: Record<string, { value: unknown; type: string }>;
+}
+/** The spans of a `span` item. */
+export const spansIn = (payload: unknown): StreamedSpan[] => (payload as { items?: StreamedSpan[] }).items ?? [];
+
 /** An error event's first exception value, for messages and predicates. */
 export const firstException = (event: Event) => event.exception?.values?.[0]?.value ?? '';
 /** An error event's last exception value: the error thrown, after its causes. */
