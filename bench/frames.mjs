@@ -1,7 +1,7 @@
 // `npm run bench:frames`: the long animation frames (over 50 ms) of loads of the tests' /examples page (hero image and
 // links, the app's home page until the reference pages moved to the tests) in Debian's Chromium with the CPU slowed
 // down as Lighthouse's phone is (4×), each with the scripts that ran in it. It shows which task of the page or of the
-// browser SDK blocks input, and for how long (docs/performance-history.md, "fifth measurement"), and when, slowed
+// browser SDK blocks input, and for how long (docs/performance.md), and when, slowed
 // down, the SDK and replay start.
 // Loopback only; the server and the ingest stop when it ends.
 //

@@ -1,5 +1,5 @@
 // `npm run bench:routes`: one build already made, loaded route by route, for measurements by hand that compare one
-// build with another (docs/performance-history.md, "fourth measurement"). Loopback only; every load is bounded in time.
+// build with another (docs/performance.md). Loopback only; every load is bounded in time.
 // With reporting on it counts the transactions that reached the local ingest, so a variant that stops sending shows.
 //
 //   npm run bench:routes -- --dist .next-bench             # the app as `npm run bench` built it, reporting on

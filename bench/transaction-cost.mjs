@@ -1,8 +1,8 @@
 // `npm run bench:transaction`: what one server transaction costs in the Sentry SDK alone, outside any HTTP request:
 // a root span with two child spans (a request with getServerSideProps and a render), built, filtered, serialised and
 // sent to the local ingest, with the server's options (no OpenTelemetry, whole transactions). It is the floor under
-// the server's per-request cost at 100% tracing, whatever instruments the request (docs/performance-history.md, sixth
-// measurement). Loopback only; it stops by itself.
+// the server's per-request cost at 100% tracing, whatever instruments the request (docs/performance.md, "Known limits").
+// Loopback only; it stops by itself.
 //
 //   npm run bench:transaction                    # 3000 transactions, each way
 //   npm run bench:transaction -- --count 10000

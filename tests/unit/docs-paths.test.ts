@@ -1,0 +1,115 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Every repository path the README and docs/ name exists, and every link stays inside the repository: files move, and
+// a doc that points at the old place misleads the next reader. A file the guide creates (a code block whose first line
+// names its path, docs/build-your-product.md) counts as existing.
+
+const docs = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+const guide = 'docs/build-your-product.md';
+
+/** The text outside fenced code blocks: what a reader takes for prose, tables and inline code. */
+function prose(text: string): string {
+  return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+}
+
+/** The files the guide's code blocks create (```tsx src/pages/hello.tsx), and their folders. */
+function guideFiles(): Set<string> {
+  const files = [...readFileSync(guide, 'utf8').matchAll(/^```\w+ ([\w.-]+\/\S+)$/gm)].map(([, path]) => path!);
+  return new Set(files.flatMap((path) => [path, `${dirname(path)}/`]));
+}
+
+const topFolders = /^(?:src|tests|scripts|bench|docs|deploy|public|\.ci)\//;
+/** A glob, a placeholder or an elision names no one file. */
+const notOnePath = /[*<>…{}\s|]/;
+
+/** Backticked repository paths: a top folder, then a file with an extension or a folder with a trailing slash. */
+function backtickedPaths(text: string): string[] {
+  return [...prose(text).matchAll(/`([^`\n]+)`/g)]
+    .map(([, span]) => span!.replace(/[#:].*$/, ''))
+    .filter((span) => topFolders.test(span) && !notOnePath.test(span))
+    .filter((span) => span.endsWith('/') || /\.[A-Za-z0-9]+$/.test(span));
+}
+
+/** Markdown link targets: `[text](target)`. */
+function linkTargets(text: string): string[] {
+  return [...prose(text).matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => target!);
+}
+
+/** GitHub's anchor for a heading: lowercase, punctuation dropped, spaces as dashes. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function anchorsOf(file: string): Set<string> {
+  return new Set(
+    [...prose(readFileSync(file, 'utf8')).matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchorOf(heading!)),
+  );
+}
+
+/** Every file that may name a doc: the docs, and the code and tests whose comments send a reader to one. */
+function referringFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
+      return /\.(ts|tsx|mjs|mts|md)$/.test(entry.name) ? [path] : [];
+    });
+  return [...docs, ...['src', 'scripts', 'tests', 'bench'].flatMap(walk)];
+}
+
+/** A section named by its heading, or by the bold words that open a paragraph or an item. */
+function hasSection(doc: string, title: string): boolean {
+  const text = readFileSync(doc, 'utf8').toLowerCase();
+  const wanted = title.replace(/\s+(?:\/\/\s*)?/g, ' ').toLowerCase(); // a title may wrap, in a comment too
+  return [...text.matchAll(/^#+ (.+)$|\*\*([^*]+)\*\*/gm)].some(([, heading, bold]) =>
+    (heading ?? bold)!.includes(wanted),
+  );
+}
+
+const created = guideFiles();
+const exists = (path: string) => created.has(path) || existsSync(path);
+
+describe('paths the docs name', () => {
+  it.each(docs)('%s names only paths that exist', (doc) => {
+    const missing = backtickedPaths(readFileSync(doc, 'utf8')).filter((path) => !exists(path));
+    expect([...new Set(missing)], `${doc} names these; fix the path or the doc`).toEqual([]);
+  });
+
+  it.each(docs)('%s links only to files and headings of the repository', (doc) => {
+    const broken = linkTargets(readFileSync(doc, 'utf8')).filter((target) => {
+      if (/^[a-z]+:/i.test(target)) return true; // outside the repository: a clone must stand alone
+      const [file = '', anchor] = target.split('#');
+      const path = file === '' ? doc : normalize(join(dirname(doc), file));
+      if (!exists(path)) return true;
+      return anchor !== undefined && path.endsWith('.md') && !anchorsOf(path).has(anchor);
+    });
+    expect(broken, `${doc} links to these; link to a file of the repository (and a heading it has)`).toEqual([]);
+  });
+
+  it('every doc a file names exists, and so does the section it quotes', () => {
+    const broken = referringFiles().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\b(docs\/[a-z-]+\.md)(?:`?,? \(?"([^"]+)")?/g)]
+        .filter(([, doc, section]) => !existsSync(doc!) || (section !== undefined && !hasSection(doc!, section)))
+        .map(([reference]) => `${file}: ${reference}`),
+    );
+    expect([...new Set(broken)], 'point each at a doc and a section that exist').toEqual([]);
+  });
+
+  it('finds the paths it checks', () => {
+    expect(backtickedPaths('`src/proxy.ts`, `tests/unit/`, `tests/e2e/*.spec.ts`, `src/<name>.ts`')).toEqual([
+      'src/proxy.ts',
+      'tests/unit/',
+    ]);
+  });
+});
