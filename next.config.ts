@@ -4,7 +4,7 @@ import { withSentryConfig } from '@sentry/nextjs/config';
 import { buildIdPattern, sourceFingerprint } from './scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
-import { images } from './src/config/spec';
+import { images } from './src/config/specification';
 import { browserReportingEnv } from './src/observability/env';
 
 /**

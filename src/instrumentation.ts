@@ -3,8 +3,8 @@ import { captureRequestError } from '@sentry/nextjs';
 export async function register() {
   // proxy.ts runs in the Node runtime in Next 16, so the app has no edge code to instrument.
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { startServer } = await import('./server/startup');
-    await startServer();
+    const { prepareNodeRuntime } = await import('./server/startup');
+    await prepareNodeRuntime();
   }
 }
 

@@ -21,7 +21,7 @@ const responseOfScope = Symbol('response');
 type ScopeOfRequest = Scope & { [responseOfScope]?: ServerResponse };
 
 /** The proxy's request id: on the response once the proxy ran, on the request Next forwards. */
-function requestIdOf(response: ServerResponse) {
+function requestIdOfResponse(response: ServerResponse) {
   const id = response.getHeader('x-request-id') ?? response.req.headers['x-request-id'];
   return typeof id === 'string' ? id : undefined;
 }
@@ -32,7 +32,7 @@ function requestLogFields(): RequestLogFields {
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   const response = (Sentry.getIsolationScope() as ScopeOfRequest)[responseOfScope];
-  return { request_id: response && requestIdOf(response), trace_id: traceId, span_id: spanId };
+  return { request_id: response && requestIdOfResponse(response), trace_id: traceId, span_id: spanId };
 }
 
 /**

@@ -20,7 +20,8 @@ export async function handPageCacheToNext(): Promise<void> {
   global[nextCacheHandlers] = { ...global[nextCacheHandlers], FetchCache: PageCacheHandler };
 }
 
-export async function startServer(): Promise<void> {
+/** Checks the settings, starts reporting and hands Next the page cache: what the Node runtime needs before a request. */
+export async function prepareNodeRuntime(): Promise<void> {
   // Started by the production server's preload already; under `next dev`, here.
   const log = serverLogger();
   let reportingEnv: ReportingEnv;
