@@ -8,7 +8,7 @@ import { traceNextSpans } from './nextSpans';
 import { continueTraceparentTraces } from './traceparent';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
-import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
+import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mts';
 import { serverTransport, serverTransportOptions } from './serverTransport';
 import { urlRedaction } from './urlRedaction';
 

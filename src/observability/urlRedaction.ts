@@ -4,7 +4,7 @@
 // user-info in an absolute-form request target, fragments, span names, breadcrumbs and replays. Those go through
 // redactedUrl here (redaction.mjs), field by field, never by a walk over every string of an event.
 import type { Breadcrumb, Event, Integration, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
-import { redactedUrl, redactedUrlsIn } from './redaction.mjs';
+import { redactedUrl, redactedUrlsIn } from './redaction.mts';
 
 /** The header the browser and the server both keep (options.ts harmlessHeaders), spelt as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onShutdown, runShutdownHooks } from '../../src/server/shutdown.mjs';
+import { onShutdown, runShutdownHooks } from '../../src/server/shutdown.mts';
 
 // The hooks the preload runs after the drain (scripts/server-lifecycle.mjs): order, bound, failures.
 
