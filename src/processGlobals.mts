@@ -27,7 +27,8 @@ export const reportingLogFields = Symbol.for('app.reportingLogFields');
 export const cacheSpan = Symbol.for('app.cacheSpan');
 
 // The page cache's own two: each of Next's bundles that imports src/server/pageCache.mjs opens the same disk bound and
-// Redis connection through them. pageCache.mjs still spells these keys out itself.
+// Redis connection through them. pageCache.mjs and its unit tests still spell out these keys and cacheSpan's: they
+// import them from here once the page cache's rework has landed.
 
 /** The bounded disk store: opened and read by src/server/pageCache.mjs. */
 export const pageCacheDisk = Symbol.for('app.pageCache.disk');
