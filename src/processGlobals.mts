@@ -14,13 +14,13 @@ export const flushReports = Symbol.for('app.flushReports');
 /** The app's onShutdown() hooks: added by the app's copy of src/server/shutdown.mts, run by the preload's copy. */
 export const shutdownHooks = Symbol.for('app.shutdownHooks');
 
-/** The one logger: made by the first copy of src/observability/serverLog.mts to run (the preload's), used by all. */
+/** The one logger: made by the first copy of serverLog.mts to run (the preload's; under `next dev` the app's). */
 export const logger = Symbol.for('app.logger');
 
 /** The fields of the request a line is logged in: set by src/observability/server.ts, read by the logger's lines. */
 export const requestLogFields = Symbol.for('app.requestLogFields');
 
-/** The release and environment events name: set by the logger, then by src/observability/server.ts; read by its lines. */
+/** The release and environment events name: set by the logger, then by src/server/startup.ts; read by its lines. */
 export const reportingLogFields = Symbol.for('app.reportingLogFields');
 
 /** Sentry's span around a page cache call: set by src/observability/cacheSpans.ts, read by src/server/pageCache.mjs. */
