@@ -27,6 +27,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# The preload drains on SIGTERM and exits 0 (scripts/server-lifecycle.mjs); give it SHUTDOWN_DRAIN_SECONDS + timeout.
+# The preload drains on SIGTERM and exits 0 (src/server/preload.mts); give it SHUTDOWN_DRAIN_SECONDS + timeout.
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "./server-lifecycle.mjs", "server.js"]
+CMD ["node", "--import", "./src/server/preload.mts", "server.js"]

@@ -5,7 +5,7 @@
 // --preload, the copy runs that commit's server preload (the rest of the build stays this one): the "before" of a
 // change to the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { preloadFiles } from '../scripts/standalone.mjs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mjs';
 import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
@@ -17,9 +17,10 @@ const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
 const copy = copyOfBuild();
+// The commit's preload files, at the paths this tree's preload has (a commit from before it moved to src/server has none).
 if (preload) {
-  const source = execFileSync('git', ['show', `${preload}:scripts/server-lifecycle.mjs`], { encoding: 'utf8' });
-  writeFileSync(`${copy.dir}/server-lifecycle.mjs`, source);
+  const files = execFileSync('git', ['archive', preload, ...preloadFiles]);
+  execFileSync('tar', ['-x', '-C', copy.dir], { input: files });
 }
 /** Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable. */
 async function onInstance(flood) {

@@ -1,6 +1,6 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mjs';
 import { buildTestApp } from '../tests/support/test-app.mjs';
+import { preload } from '../scripts/standalone.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -180,7 +181,9 @@ export async function redisCommand(url, ...args) {
 export async function startStandalone(dir, port, env, { cpu, allocations = false } = {}) {
   // `allocations`: bench/allocation-probe.mjs answers over an IPC channel how much the server has allocated.
   const probe = allocations ? ['--import', fileURLToPath(new URL('allocation-probe.mjs', import.meta.url))] : [];
-  const command = ['node', ...probe, '--import', './server-lifecycle.mjs', 'server.js'];
+  // A build from before the preload moved to src/server (bench:ab's earlier commit) has it as server-lifecycle.mjs.
+  const preloaded = existsSync(join(dir, preload)) ? `./${preload}` : './server-lifecycle.mjs';
+  const command = ['node', ...probe, '--import', preloaded, 'server.js'];
   // `cpu`: the server runs on that core alone (taskset replaces itself with node: the pid is the server's).
   const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
   const server = spawn(file, args, {

@@ -11,7 +11,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pino from 'pino';
-import { createServerLogger } from '../src/observability/serverLog.mjs';
+import { createServerLogger } from '../src/observability/serverLog.mts';
+import { preload } from '../scripts/standalone.mjs';
 import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
 
 const distDir = option('dist', '.next-bench-logging');
@@ -58,7 +59,7 @@ if (!existsSync(`${distDir}/standalone/server.js`)) buildApp('logging', { NEXT_D
 
 /** The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader). */
 async function startServer(env) {
-  const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+  const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
     cwd: `${distDir}/standalone`,
     stdio: 'ignore',
     env: {

@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import { chromium } from '@playwright/test';
 import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
+import { preload } from '../scripts/standalone.mjs';
 
 const dist = option('dist', '.next-e2e');
 const runs = Number(option('runs', '10'));
@@ -24,7 +25,7 @@ const ingestPort = Number(option('ingest-port', '3311'));
 const stuckAfterMs = 10_000;
 
 const ingest = startIngest(ingestPort);
-const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
   cwd: `${dist}/standalone`,
   stdio: 'ignore',
   // Inside the standalone directory the build directory keeps its own name, wherever the build was moved.

@@ -1,3 +1,5 @@
 // Preloaded by bench/page-cache.mjs (variant C) only: the server runs without its Sentry cache spans, to measure what
 // they cost. The observability code hands its span function to the page cache on globalThis; here that slot ignores it.
-Object.defineProperty(globalThis, Symbol.for('app.cacheSpan'), { get: () => undefined, set: () => {} });
+import { cacheSpan } from '../src/processGlobals.mts';
+
+Object.defineProperty(globalThis, cacheSpan, { get: () => undefined, set: () => {} });

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fingerprintFile, sourceFingerprint } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
-import { completeStandalone, standaloneServerDir } from './standalone.mjs';
+import { completeStandalone, preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
 
@@ -22,4 +22,4 @@ if (builtFrom) writeFileSync(fingerprintFile(distDir), `${builtFrom}\n`);
 
 const standalone = standaloneServerDir(distDir);
 completeStandalone({ distDir, serverDir: standalone });
-console.log(`Standalone server ready in ${standalone}: node --import ./server-lifecycle.mjs server.js`);
+console.log(`Standalone server ready in ${standalone}: node --import ./${preload} server.js`);

@@ -3,20 +3,26 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+/** The server's preload, run beside server.js as it is: `node --import ./src/server/preload.mts server.js`. */
+export const preload = 'src/server/preload.mts';
+
+/** The preload and every file it imports, copied at their own paths so that its imports hold there as here. */
+export const preloadFiles = [
+  preload,
+  'src/server/preload',
+  'src/server/dotSegments.mts',
+  'src/server/requestId.mts',
+  'src/server/shutdown.mts',
+  'src/observability/serverLog.mts',
+  'src/observability/redaction.mts',
+  'src/processGlobals.mts',
+];
+
 /** Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`. */
 export function completeStandalone({ appDir = '.', distDir, serverDir }) {
   cpSync(join(appDir, 'public'), join(serverDir, 'public'), { recursive: true });
   cpSync(join(appDir, distDir, 'static'), join(serverDir, distDir, 'static'), { recursive: true });
-  cpSync(join(appDir, 'scripts/server-lifecycle.mjs'), join(serverDir, 'server-lifecycle.mjs'));
-  cpSync(join(appDir, 'src/observability/serverLog.mjs'), join(serverDir, 'server-log.mjs'));
-  // serverLog.mjs imports it from beside itself; the preload too.
-  cpSync(join(appDir, 'src/observability/redaction.mjs'), join(serverDir, 'redaction.mjs'));
-  // The preload's request ids follow the proxy's rule.
-  cpSync(join(appDir, 'src/server/requestId.mjs'), join(serverDir, 'request-id.mjs'));
-  // The preload refuses dot segments, which the proxy never sees.
-  cpSync(join(appDir, 'src/server/dotSegments.mjs'), join(serverDir, 'dot-segments.mjs'));
-  // The preload runs the hooks the app registers with onShutdown().
-  cpSync(join(appDir, 'src/server/shutdown.mjs'), join(serverDir, 'shutdown.mjs'));
+  for (const file of preloadFiles) cpSync(join(appDir, file), join(serverDir, file), { recursive: true });
 }
 
 /**

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fingerprintFile, sourceFingerprint, startDecision } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
+import { preload } from './standalone.mjs';
 
 requireSupportedNode();
 
@@ -43,8 +44,8 @@ if (decision.action === 'build') {
   if (status !== 0) process.exit(status ?? 1);
 }
 
-// The preload refuses requests Next mishandles and drains on SIGTERM (scripts/server-lifecycle.mjs).
-const server = spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+// The preload refuses requests Next mishandles and drains on SIGTERM (src/server/preload.mts).
+const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
   cwd: standalone,
   stdio: 'inherit',
 });

@@ -5,8 +5,8 @@
 import { suppressTracing } from '@sentry/core';
 import type { Logger } from 'pino';
 import type { ReportingEnv } from './env';
-import { redactedUrl } from './redaction.mjs';
-import { serverLogger } from './serverLog.mjs';
+import { redactedUrl } from './redaction.mts';
+import { serverLogger } from './serverLog.mts';
 
 /** The two formats browsers send: report-uri's (one report) and report-to's (the Reporting API: a batch). */
 export type CspReportFormat = 'application/csp-report' | 'application/reports+json';

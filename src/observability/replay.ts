@@ -1,7 +1,7 @@
 // Session replay, loaded in its own chunk after hydration (see browser.ts).
 import { addIntegration, replayIntegration, type ReplayFrameEvent } from '@sentry/nextjs';
 import { replayOptions } from './options';
-import { redactedUrl, redactedUrlsIn } from './redaction.mjs';
+import { redactedUrl, redactedUrlsIn } from './redaction.mts';
 import { redactedBreadcrumb } from './urlRedaction';
 
 /**

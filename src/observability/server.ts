@@ -8,9 +8,10 @@ import { traceNextSpans } from './nextSpans';
 import { continueTraceparentTraces } from './traceparent';
 import { serverOptions } from './options';
 import { matchedRoute, routeTransactionName } from './serverRoutes';
-import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mjs';
+import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mts';
 import { serverTransport, serverTransportOptions } from './serverTransport';
 import { urlRedaction } from './urlRedaction';
+import { flushReports, processGlobals } from '../processGlobals.mts';
 
 /**
  * The response a request's isolation scope isolates, kept on the scope itself: how a log line finds its request id.
@@ -104,7 +105,6 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
   continueTraceparentTraces();
   setRequestLogFields(requestLogFields);
   traceCacheCalls();
-  // Graceful shutdown sends what is pending before the process exits (scripts/server-lifecycle.mjs).
-  (globalThis as Record<symbol, unknown>)[Symbol.for('app.flushReports')] = (timeoutMs: number) =>
-    Sentry.flush(timeoutMs);
+  // Graceful shutdown sends what is pending before the process exits (src/server/preload/drain.mts).
+  processGlobals[flushReports] = (timeoutMs: number) => Sentry.flush(timeoutMs);
 }

@@ -1,8 +1,7 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
 // (src/server/pageCache.mjs), which it keeps on globalThis only with REDIS_URL.
 import { serverEnv } from '../config/env';
-
-const pageCacheRedis = Symbol.for('app.pageCache.redis');
+import { pageCacheRedis } from '../processGlobals.mts';
 
 interface SharedRedis {
   unavailableSince?: number;

@@ -7,7 +7,7 @@ export function isApiRoute(pathname: string): boolean {
   return pathname === apiRoutePrefix || pathname.startsWith(`${apiRoutePrefix}/`);
 }
 
-export { requestIdFor } from './requestId.mjs';
+export { requestIdFor } from './requestId.mts';
 
 /** Internal path of the error page for a status the proxy decides (see src/pages/_status/[code].tsx). */
 export const statusPagePrefix = '/_status/';

@@ -3,7 +3,7 @@ import { EnvError, serverEnv } from '../config/env';
 import { serverReportingEnv, type ReportingEnv } from '../observability/env';
 import { forwardedLogLevels } from '../observability/logForwarding';
 import { startServerReporting } from '../observability/server';
-import { serverLogger, setReportingLogFields } from '../observability/serverLog.mjs';
+import { serverLogger, setReportingLogFields } from '../observability/serverLog.mts';
 
 /** Where Next's IncrementalCache looks for a cache handler when next.config names none (`FetchCache`). */
 const nextCacheHandlers = Symbol.for('@next/cache-handlers');

@@ -9,7 +9,7 @@ import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
 import { expect, test } from './fixtures';
 
 // Issue 27: a body larger than the server takes is refused before it is read, with the API's JSON error, so that no
-// client, authenticated or not, makes the server hold its body in memory (scripts/server-lifecycle.mjs).
+// client, authenticated or not, makes the server hold its body in memory (src/server/preload/bodies.mts).
 
 const megabyte = 1024 * 1024;
 const secret = 'request-bodies-test-secret-0123456789abcdef';

@@ -8,6 +8,9 @@ import { freePort } from './ports.ts';
 
 export { freePort };
 
+/** The server's preload, as scripts/start.mjs runs it (scripts/standalone.mjs copies it beside server.js). */
+const preload = './src/server/preload.mts';
+
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
@@ -34,7 +37,7 @@ export interface Instance {
   pid: number;
   origin: string;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
-  /** What the server printed so far (its log lines: src/observability/serverLog.mjs). */
+  /** What the server printed so far (its log lines: src/observability/serverLog.mts). */
   output(): string;
   /** Signals the server (unless it has exited) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -63,7 +66,7 @@ export async function startInstance(
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const child = track(
-    spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    spawn('node', ['--import', preload, 'server.js'], {
       cwd: dir,
       env: {
         PATH: process.env.PATH,
@@ -106,7 +109,7 @@ export async function startExpectingExit(
   dir = `${e2eDistDir}/standalone`,
 ): Promise<{ code: number | null; output: string; fatal: string[] }> {
   const child = track(
-    spawn('node', ['--import', './server-lifecycle.mjs', 'server.js'], {
+    spawn('node', ['--import', preload, 'server.js'], {
       cwd: dir,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(await freePort()), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

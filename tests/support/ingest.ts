@@ -79,7 +79,11 @@ export const firstException = (event: Event) => event.exception?.values?.[0]?.va
 export const thrownException = (event: Event) => event.exception?.values?.at(-1)?.value ?? '';
 
 export class IngestClient {
-  constructor(private readonly origin: string = ingestOrigin) {}
+  private readonly origin: string;
+
+  constructor(origin: string = ingestOrigin) {
+    this.origin = origin;
+  }
 
   private async call<T>(path: string, init?: RequestInit): Promise<T> {
     const response = await fetch(`${this.origin}/__ingest/${path}`, init);

@@ -126,7 +126,7 @@ describe('next.config page cache (issues 22 and 28)', () => {
 });
 
 describe('next.config request bodies (issue 27)', () => {
-  // The server preload reads this value from the build and refuses larger bodies unread (scripts/server-lifecycle.mjs).
+  // The server preload reads this value from the build and refuses larger bodies unread (src/server/preload/bodies.mts).
   it('gives Next’s proxy buffer the app’s body limit, in bytes', () => {
     expect(config(PHASE_PRODUCTION_BUILD).experimental?.proxyClientMaxBodySize).toBe(maxRequestBodyBytes);
   });

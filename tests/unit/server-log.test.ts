@@ -7,7 +7,7 @@ import {
   createServerLogger,
   parseLogLevel,
   routeConsoleToLogger,
-} from '../../src/observability/serverLog.mjs';
+} from '../../src/observability/serverLog.mts';
 
 /** A logger at info writing into an array, one parsed object per line. */
 function capturedLogger(collectPersonalData = false) {

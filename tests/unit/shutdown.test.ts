@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onShutdown, runShutdownHooks } from '../../src/server/shutdown.mjs';
+import { processGlobals, shutdownHooks } from '../../src/processGlobals.mts';
+import { onShutdown, runShutdownHooks } from '../../src/server/shutdown.mts';
 
-// The hooks the preload runs after the drain (scripts/server-lifecycle.mjs): order, bound, failures.
+// The hooks the preload runs after the drain (src/server/preload/drain.mts): order, bound, failures.
 
 function recordingLog() {
   const lines: string[] = [];
@@ -15,7 +16,7 @@ function recordingLog() {
 
 afterEach(() => {
   vi.useRealTimers();
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for('app.shutdownHooks')];
+  delete processGlobals[shutdownHooks];
 });
 
 describe('shutdown hooks', () => {

@@ -1,7 +1,7 @@
 // The one place that decides what of a URL may leave the app while personal data is off (SENTRY_COLLECT_PII unset):
-// Sentry events, spans, breadcrumbs and replays, and every log line, take their URLs through here. Plain JavaScript,
-// because the server's preload (scripts/server-lifecycle.mjs) loads it outside Next's bundle through serverLog.mjs;
-// the server's and the browser's bundles import the same file.
+// Sentry events, spans, breadcrumbs and replays, and every log line, take their URLs through here. TypeScript that Node
+// runs as it is (`.mts`), because the server's preload (src/server/preload.mts) loads it outside Next's bundle; the
+// server's and the browser's bundles import the same file.
 
 /**
  * A query key that says what was asked without saying who asked: a short name (`q`, `page_size`, `pageSize`, `ids[]`,
@@ -24,7 +24,7 @@ const userInfo = /((?:[a-z][a-z\d+.-]*:)?[/\\]{2})[^/\\]*@/gi;
  * is a bare token (`?eyJhbGci…`) and goes whole. Takes an absolute URL, an absolute-form or origin-form request target,
  * a relative URL or anything else; never throws.
  */
-export function redactedUrl(url) {
+export function redactedUrl(url: unknown): string {
   if (typeof url !== 'string') return '';
   const fragment = url.indexOf('#');
   const withoutFragment = fragment < 0 ? url : url.slice(0, fragment);
@@ -32,7 +32,7 @@ export function redactedUrl(url) {
   const base = query < 0 ? withoutFragment : withoutFragment.slice(0, query);
   const origin = base.includes('@') ? base.replace(userInfo, '$1') : base;
   if (query < 0) return origin;
-  const keys = [];
+  const keys: string[] = [];
   for (const pair of withoutFragment.slice(query + 1).split('&')) {
     const equals = pair.indexOf('=');
     const key = pair.slice(0, equals);
@@ -48,7 +48,7 @@ export function redactedUrl(url) {
 const urlInText = /(?:\b[a-z][a-z\d+.-]*:)?\/[^\s"<>]*/gi;
 
 /** Free text (a message Next or a library wrote, a span name) with each URL in it redacted as redactedUrl does. */
-export function redactedUrlsIn(text) {
+export function redactedUrlsIn(text: unknown): string {
   if (typeof text !== 'string') return '';
   if (!/[?#@]/.test(text)) return text;
   return text.replace(urlInText, (url) => redactedUrl(url));

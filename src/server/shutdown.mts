@@ -1,23 +1,16 @@
 // Work to do once the server has stopped serving: closing a database pool, a queue's connection. The app registers it
-// with onShutdown(); on SIGTERM (or SIGINT) the production server's preload (scripts/server-lifecycle.mjs) drains the
-// server, lets in-flight requests finish, then runs every hook before it exits. Plain JavaScript, because the preload
-// loads it outside Next's bundle; scripts/standalone.mjs copies it beside the preload. `next dev` has no preload, so
-// hooks do not run there.
-
-/**
- * The registered hooks, on globalThis because the app's bundles and the preload each load their own copy of this
- * module. Written by onShutdown() (the app's code, bundled by Next); read and emptied by runShutdownHooks() (the
- * preload, after the drain).
- */
-const hooksKey = Symbol.for('app.shutdownHooks');
+// with onShutdown(); on SIGTERM (or SIGINT) the production server's preload (src/server/preload.mts) drains the
+// server, lets in-flight requests finish, then runs every hook before it exits. TypeScript that Node runs as it is
+// (`.mts`), because the preload loads it outside Next's bundle. `next dev` has no preload, so hooks do not run there.
+import { processGlobals, shutdownHooks } from '../processGlobals.mts';
 
 /** How long one hook may run by default before the server exits without it (SHUTDOWN_HOOK_TIMEOUT_SECONDS). */
 export const defaultHookTimeoutMs = 5000;
 
 /** Registers `hook` (sync or async) to run once in-flight requests have finished, before the process exits. */
-export function onShutdown(name, hook) {
+export function onShutdown(name: string, hook: () => unknown): void {
   if (typeof hook !== 'function') throw new TypeError(`onShutdown(${JSON.stringify(name)}) needs a function.`);
-  (globalThis[hooksKey] ??= []).push({ name, hook });
+  (processGlobals[shutdownHooks] ??= []).push({ name, hook });
 }
 
 /**
@@ -25,14 +18,20 @@ export function onShutdown(name, hook) {
  * for at most `timeoutMs`. A hook that throws, rejects or runs out of time is logged and the next one runs: shutdown
  * always reaches its exit. `log` is a pino logger (or anything with info and error).
  */
-export async function runShutdownHooks({ timeoutMs = defaultHookTimeoutMs, log }) {
+export async function runShutdownHooks({
+  timeoutMs = defaultHookTimeoutMs,
+  log,
+}: {
+  timeoutMs?: number;
+  log: { info(message: string): void; error(fields: object | string, message?: string): void };
+}): Promise<void> {
   const timeUp = Symbol('time up');
-  const hooks = globalThis[hooksKey] ?? [];
-  globalThis[hooksKey] = [];
+  const hooks = processGlobals[shutdownHooks] ?? [];
+  processGlobals[shutdownHooks] = [];
   for (const { name, hook } of hooks.reverse()) {
     const started = performance.now();
-    let timer;
-    const timedOut = new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<typeof timeUp>((resolve) => {
       timer = setTimeout(() => resolve(timeUp), timeoutMs);
     });
     try {

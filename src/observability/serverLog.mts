@@ -1,10 +1,12 @@
-// The server's one logger (pino): every line the server prints is one JSON object. Plain JavaScript, because the
-// production server's preload (scripts/server-lifecycle.mjs) starts it before Next loads, so that Next's own first lines
-// are JSON too; the app's code (bundled by Next) gets the same instance from globalThis. `next dev` has no preload: there
-// the app starts it in register().
+// The server's one logger (pino): every line the server prints is one JSON object. The production server's preload
+// (src/server/preload.mts) starts it before Next loads, so that Next's own first lines are JSON too; the app's code
+// (bundled by Next) gets the same instance from globalThis. `next dev` has no preload: there the app starts it in
+// register(). TypeScript that Node runs as it is (`.mts`, erasable syntax only), since the preload loads it outside the bundle.
+import type { IncomingHttpHeaders } from 'node:http';
 import { format } from 'node:util';
-import pino from 'pino';
-import { redactedUrl, redactedUrlsIn } from './redaction.mjs';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../processGlobals.mts';
+import { redactedUrl, redactedUrlsIn } from './redaction.mts';
 
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
@@ -12,7 +14,7 @@ export const serviceName = 'web-foundation';
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A level variable's value, or the sentence that tells the operator what to set instead. */
-export function parseLogLevel(name, value, fallback) {
+export function parseLogLevel(name: string, value: string | undefined, fallback: string): string {
   const trimmed = value?.trim().toLowerCase();
   if (!trimmed) return fallback;
   if (logLevels.includes(trimmed)) return trimmed;
@@ -22,7 +24,7 @@ export function parseLogLevel(name, value, fallback) {
 }
 
 /** A 1/0 switch (also true/false; unset or empty is 0), with the sentence of src/config/env.ts flag(). */
-export function parseSwitch(name, value) {
+export function parseSwitch(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   throw new Error(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
@@ -47,41 +49,47 @@ export const redactedPaths = [
   '*.cookies',
 ];
 
-/** Fields a line logged inside a request adds (request_id, trace_id, span_id): set by the error reporter. */
-const requestFieldsKey = Symbol.for('app.requestLogFields');
-/** What the error reporter names the build and the deployment (release, environment), once it knows. */
-const reportingFieldsKey = Symbol.for('app.reportingLogFields');
+/** Fields a line logged inside a request adds: set by the error reporter. */
+export interface RequestLogFields {
+  request_id?: string;
+  trace_id?: string;
+  span_id?: string;
+}
 
 /** Lets the error reporter (src/observability/server.ts) add the fields of the request a line is logged in. */
-export function setRequestLogFields(fields) {
-  globalThis[requestFieldsKey] = fields;
+export function setRequestLogFields(fields: () => RequestLogFields): void {
+  processGlobals[requestLogFields] = fields;
 }
 
 /** Lets the error reporter name the release and environment its events name, so that lines and events agree. */
-export function setReportingLogFields(fields) {
-  Object.assign(globalThis[reportingFieldsKey], fields);
+export function setReportingLogFields(fields: { release: string; environment: string }): void {
+  Object.assign(processGlobals[reportingLogFields]!, fields);
 }
 
 /** The Referer names another page, with whatever its query held. */
-function withRedactedReferer(headers) {
-  return { ...headers, referer: redactedUrl(headers.referer) };
+function withRedactedReferer(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return { ...headers, referer: redactedUrl(headers.referer ?? '') };
 }
 
 /** The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off. */
-export function createServerLogger({ level, release, environment, collectPersonalData }, destination) {
-  globalThis[reportingFieldsKey] = { release, environment };
-  const options = {
+export function createServerLogger(
+  options: { level: string; release: string; environment: string; collectPersonalData: boolean },
+  destination?: DestinationStream,
+): Logger {
+  const { level, release, environment, collectPersonalData } = options;
+  processGlobals[reportingLogFields] = { release, environment };
+  const pinoOptions: LoggerOptions = {
     level,
     base: { service: serviceName },
     // ISO time: readable in a terminal and sorted as text by every collector.
     timestamp: pino.stdTimeFunctions.isoTime,
     // Level names, not numbers: what Sentry and collectors show, and what LOG_LEVEL takes.
     formatters: { level: (label) => ({ level: label }) },
-    mixin: () => ({ ...globalThis[reportingFieldsKey], ...globalThis[requestFieldsKey]?.() }),
+    mixin: () => ({ ...processGlobals[reportingLogFields], ...processGlobals[requestLogFields]?.() }),
     serializers: {
       err: pino.stdSerializers.err,
       // A request is its method, target and headers (never the whole IncomingMessage), its URLs redacted.
-      req: (req) => ({
+      req: (req: { method?: string; url?: string; headers?: IncomingHttpHeaders }) => ({
         method: req.method,
         url: collectPersonalData ? req.url : redactedUrl(req.url ?? ''),
         headers: collectPersonalData || !req.headers?.referer ? req.headers : withRedactedReferer(req.headers),
@@ -89,43 +97,51 @@ export function createServerLogger({ level, release, environment, collectPersona
     },
     ...(collectPersonalData ? {} : { redact: { paths: redactedPaths, censor: '[redacted]' } }),
   };
-  return destination ? pino(options, destination) : pino(options);
+  return destination ? pino(pinoOptions, destination) : pino(pinoOptions);
 }
 
 /** Next's prefixes (next/dist/build/output/log.js: ⨯ ⚠ ○ ▲ ✓ »), with their colours, and the indent before its lines. */
 const nextPrefix = /^(?:\u001b\[[\d;]*m)*[⨯⚠○▲✓»]?(?:\u001b\[[\d;]*m)*\s*/;
 
 /** A console call's arguments as one pino record: an Error becomes `err` (type, message, stack), the rest the message. */
-export function consoleRecord(args) {
-  const err = args.find((arg) => arg instanceof Error);
+export function consoleRecord(args: unknown[]): [string] | [{ err: Error }, string] {
+  const err = args.find((arg): arg is Error => arg instanceof Error);
   const rest = err ? args.filter((arg) => arg !== err) : args;
   const msg = (rest.length ? format(...rest) : '').replace(nextPrefix, '');
   if (!err) return [msg];
   return [{ err }, msg || err.message];
 }
 
-const consoleLevels = { error: 'error', warn: 'warn', info: 'info', log: 'info', debug: 'debug', trace: 'trace' };
+const consoleLevels: Record<string, 'error' | 'warn' | 'info' | 'debug' | 'trace'> = {
+  error: 'error',
+  warn: 'warn',
+  info: 'info',
+  log: 'info',
+  debug: 'debug',
+  trace: 'trace',
+};
 
 /**
  * Next and libraries print with console: each call becomes one line of the logger at the console method's level.
  * Unless `collectPersonalData`, the URLs in a line's message are redacted: Next writes request targets into some
  * (`API resolved without sending a response for /api/…?…`).
  */
-export function routeConsoleToLogger(logger, collectPersonalData = false) {
-  const console = globalThis.console;
+export function routeConsoleToLogger(logger: Logger, collectPersonalData = false): void {
+  const console = globalThis.console as unknown as Record<string, (...args: unknown[]) => void>;
   const next = logger.child({ logger: 'console' });
   // Next logs a failed page render twice, the same Error alone both times (the route module's onRequestError, then the
   // server's logError): an error printed with nothing else is printed once.
-  const printedAlone = new WeakSet();
+  const printedAlone = new WeakSet<Error>();
   for (const [method, level] of Object.entries(consoleLevels)) {
-    console[method] = (...args) => {
+    console[method] = (...args: unknown[]) => {
       const record = consoleRecord(args);
       if (record.length === 2 && record[1] === record[0].err.message) {
         if (printedAlone.has(record[0].err)) return;
         printedAlone.add(record[0].err);
       }
-      if (!collectPersonalData) record[record.length - 1] = redactedUrlsIn(record.at(-1));
-      next[level](...record);
+      if (!collectPersonalData) record[record.length - 1] = redactedUrlsIn(record.at(-1) as string);
+      if (record.length === 2) next[level](record[0], record[1]);
+      else next[level](record[0]);
     };
   }
   // Node's own listener prints warnings (deprecations) over several lines: this one logs each as one line instead.
@@ -133,20 +149,22 @@ export function routeConsoleToLogger(logger, collectPersonalData = false) {
   process.on('warning', (warning) => logger.warn({ err: warning }, warning.message));
 }
 
-const loggerKey = Symbol.for('app.logger');
-
 /**
  * The process's logger: made once, with Next's and everyone's console routed to it. An invalid LOG_LEVEL stops the
  * process with one JSON line that says what to set.
  */
-export function serverLogger(env = process.env, defaults = {}) {
-  if (globalThis[loggerKey]) return globalThis[loggerKey];
+export function serverLogger(
+  env: Record<string, string | undefined> = process.env,
+  defaults: { release?: string; environment?: string } = {},
+): Logger {
+  const made = processGlobals[loggerKey];
+  if (made) return made;
   let level = 'info';
-  let problem;
+  let problem: string | undefined;
   try {
     level = parseLogLevel('LOG_LEVEL', env.LOG_LEVEL, 'info');
   } catch (error) {
-    problem = error.message;
+    problem = (error as Error).message;
   }
   const collectPersonalData = env.SENTRY_COLLECT_PII === '1' || env.SENTRY_COLLECT_PII === 'true';
   const logger = createServerLogger({
@@ -159,7 +177,7 @@ export function serverLogger(env = process.env, defaults = {}) {
     logger.fatal(`Configuration error: ${problem}`);
     process.exit(1);
   }
-  globalThis[loggerKey] = logger;
+  processGlobals[loggerKey] = logger;
   routeConsoleToLogger(logger, collectPersonalData);
   return logger;
 }

@@ -1,0 +1,52 @@
+// Every value the server passes through globalThis, named once (as pino keeps its symbols in lib/symbols.js). The
+// server's preload (src/server/preload.mts) and each of Next's bundles are separate module graphs, each with its own
+// copy of a module, so a module's variable is not shared between them; a global is. Each key says who writes it and
+// who reads it. TypeScript that Node runs as it is (`.mts`), since the preload loads it outside the bundle.
+import type { Logger } from 'pino';
+import type { RequestLogFields } from './observability/serverLog.mts';
+
+/** True from SIGTERM on: written by the preload's drain (src/server/preload/drain.mts), read by /api/ready. */
+export const draining = Symbol.for('app.draining');
+
+/** Sends what the error reporter holds: set by src/observability/server.ts at start, called by the drain at the end. */
+export const flushReports = Symbol.for('app.flushReports');
+
+/** The app's onShutdown() hooks: added by the app's copy of src/server/shutdown.mts, run by the preload's copy. */
+export const shutdownHooks = Symbol.for('app.shutdownHooks');
+
+/** The one logger: made by the first copy of serverLog.mts to run (the preload's; under `next dev` the app's). */
+export const logger = Symbol.for('app.logger');
+
+/** The fields of the request a line is logged in: set by src/observability/server.ts, read by the logger's lines. */
+export const requestLogFields = Symbol.for('app.requestLogFields');
+
+/** The release and environment events name: set by the logger, then by src/server/startup.ts; read by its lines. */
+export const reportingLogFields = Symbol.for('app.reportingLogFields');
+
+/** Sentry's span around a page cache call: set by src/observability/cacheSpans.ts, read by src/server/pageCache.mjs. */
+export const cacheSpan = Symbol.for('app.cacheSpan');
+
+// The page cache's own two: each of Next's bundles that imports src/server/pageCache.mjs opens the same disk bound and
+// Redis connection through them. pageCache.mjs and its unit tests still spell out these keys and cacheSpan's: they
+// import them from here once the page cache's rework has landed.
+
+/** The bounded disk store: opened and read by src/server/pageCache.mjs. */
+export const pageCacheDisk = Symbol.for('app.pageCache.disk');
+
+/** The Redis connection: opened by src/server/pageCache.mjs, read by src/server/pageCacheStatus.ts (/api/ready). */
+export const pageCacheRedis = Symbol.for('app.pageCache.redis');
+
+interface ProcessGlobals {
+  [draining]?: boolean;
+  [flushReports]?: (timeoutMs: number) => Promise<unknown>;
+  [shutdownHooks]?: { name: string; hook: () => unknown }[];
+  [logger]?: Logger;
+  [requestLogFields]?: () => RequestLogFields;
+  [reportingLogFields]?: { release: string; environment: string };
+  [cacheSpan]?: unknown;
+  [pageCacheDisk]?: unknown;
+  [pageCacheRedis]?: unknown;
+}
+
+/** globalThis, typed with the keys above. */
+export const processGlobals = globalThis as typeof globalThis & ProcessGlobals;

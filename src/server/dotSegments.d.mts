@@ -1,2 +1,0 @@
-// Types of dotSegments.mjs.
-export declare function hasDotSegment(target: unknown): boolean;

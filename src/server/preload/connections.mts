@@ -1,0 +1,81 @@
+// What one connection, and all of them together, may hold, and how a connection closes after an answer the preload
+// sends itself.
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Refusal } from './requests.mts';
+
+/** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
+const drainedBodyBytes = 1024 * 1024;
+/** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
+const refusedBodyLingerMs = 5000;
+
+/**
+ * After an answer that says `Connection: close`, the connection closes as RFC 9112 §9.6 asks: the server's side ends
+ * at once, the body still coming is read and dropped up to drainedBodyBytes (a larger one stays unread: TCP holds the
+ * client back), and the socket closes when the client has closed its side or, at the latest, after the linger. Closing
+ * at once would reset the connection under a client still sending, and it could lose the answer.
+ */
+export function closeAfterAnswer(req: IncomingMessage): void {
+  const { socket } = req;
+  if (socket.destroyed) return;
+  // Node would destroy the socket as soon as the answer is written (resOnFinish); ending it keeps the read side open.
+  socket.destroySoon = () => socket.end();
+  // read(0) takes the body over from Node, which would otherwise read all of it to drop it (req._dump()).
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) req.read(0);
+  const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
+  socket.once('close', () => clearTimeout(cutOff));
+  req.once('end', () => socket.end());
+}
+
+/** Sends a plain-text refusal and closes the connection: some of the request may be unread. */
+export function sendRefusal(res: ServerResponse, { status, text, headers = {} }: Refusal): true {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', ...headers });
+  res.end(text);
+  closeAfterAnswer(res.req);
+  return true;
+}
+
+/**
+ * Next 16 answers an upgrade (a WebSocket) only on a route that takes one, which no page or API route does, and leaves
+ * any other open: each held a socket until the process ran out of file descriptors. So every upgrade is answered 404,
+ * as no resource here speaks another protocol (426 would ask the client to switch protocols, which it just tried),
+ * and closed.
+ */
+export function refuseUpgrade(socket: Duplex): true {
+  const text = 'No resource here takes an upgrade.';
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${text.length}\r\n` +
+      `Connection: close\r\n\r\n${text}`,
+  );
+  const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
+  socket.once('close', () => clearTimeout(cutOff));
+  return true;
+}
+
+/** The process's limit on open files (Linux /proc), or Infinity where it cannot be read. */
+function openFileLimit(): number {
+  try {
+    return Number(/^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * Every connection's life and all connections together are bounded (docs/reliability-and-security.md, "Connections"):
+ * Node's defaults give a request 5 minutes to arrive and let a silent socket live forever.
+ */
+export function boundConnections(server: Server): void {
+  server.headersTimeout = 10_000;
+  // Node checks these every 30 s, so a request that has not arrived whole is cut off 30 to 60 s after it began.
+  server.requestTimeout = 30_000;
+  // A socket silent both ways for 2 minutes is closed, an answer in progress included.
+  server.setTimeout(120_000, (socket) => socket.destroy());
+  server.maxRequestsPerSocket = 1000;
+  // Past this, new connections are closed at once; below the file limit, so that the process can still open files
+  // and reach Redis and the ingest.
+  server.maxConnections = Math.max(64, Math.min(4096, openFileLimit() - 512));
+}
