@@ -3,11 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fingerprintFile, sourceFingerprint } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
 import { completeStandalone, preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
+const { fingerprintFile, sourceFingerprint } = await import('./build-identity.mts');
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 // Resolved like any import, so that a copy of the app inside a project (the tests' app) uses its node_modules.

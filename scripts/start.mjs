@@ -4,11 +4,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fingerprintFile, sourceFingerprint, startDecision } from './build-identity.mts';
 import { requireSupportedNode } from './node-version.mjs';
 import { preload } from './standalone.mjs';
 
 requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
+const { fingerprintFile, sourceFingerprint, startDecision } = await import('./build-identity.mts');
 
 const distDir = process.env.NEXT_DIST_DIR || '.next';
 const standalone = `${distDir}/standalone`;

@@ -1,8 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeVersionProblem, wantedNode } from '../../scripts/node-version.mjs';
 
 const major = (range: string) => Number(/\d+/.exec(range)?.[0]);
+
+/** An older Node.js on this machine (Debian's, which the machines come with), or undefined. */
+const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout;
+  return version !== undefined && version !== null && /^v\d+/.test(version) && major(version) < major(wantedNode);
+});
 
 describe('the Node.js release line (.nvmrc)', () => {
   it('is named once and everything agrees with it: engines, @types/node, the Dockerfile', () => {
@@ -30,4 +37,16 @@ describe('the Node.js release line (.nvmrc)', () => {
     expect(nodeVersionProblem('26.0.0', '26.10.0')).toBeUndefined();
     expect(nodeVersionProblem('v28.1.0', '26.10.0')).toBeUndefined();
   });
+
+  // The scripts load TypeScript, which an older Node.js cannot: the check has to come before any of it.
+  it.skipIf(!olderNode)(
+    'an older Node.js gets that sentence from npm start, build, test and dev, not a stack trace',
+    () => {
+      for (const script of ['start', 'build', 'test', 'node-version']) {
+        const run = spawnSync(olderNode!, [`scripts/${script}.mjs`], { encoding: 'utf8', timeout: 10_000 });
+        expect(run.status, script).toBe(1);
+        expect(run.stderr.trim(), script).toMatch(/^This project needs Node\.js \d+ or newer [^\n]*try again\.$/);
+      }
+    },
+  );
 });
