@@ -8,7 +8,7 @@ import {
   ingestOrigin,
   ingestPort,
   productTestEnv,
-} from './tests/support/e2e-env.mjs';
+} from './tests/support/e2e-env.mts';
 
 export default defineConfig<EngineOptions>({
   testDir: './tests/e2e',

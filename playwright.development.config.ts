@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumFlags, chromiumPath } from './tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath } from './tests/support/e2e-env.mts';
 
 // `next dev`, checked on its own (tests/e2e/development.spec.ts): the spec starts the dev server itself and needs none
 // of the production suite's servers, and a dev server compiling beside that suite would slow both.

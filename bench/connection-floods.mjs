@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { preloadFiles } from '../scripts/standalone.mjs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
-import { ingestPort } from '../tests/support/e2e-env.mjs';
+import { ingestPort } from '../tests/support/e2e-env.mts';
 import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
 import { option, sleep, startIngest } from './lib.mjs';
 

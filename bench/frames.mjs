@@ -11,7 +11,7 @@
 //   npm run bench:frames -- --port 3503 --ingest-port 3599   # ports of your own (default 3203, and 3299: the one
 //                                                            # `npm run bench` built the browser's DSN with)
 import { chromium } from '@playwright/test';
-import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
 import {
   appStartEnv,
   builtBaseline,

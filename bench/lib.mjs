@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
 import { buildTestApp } from '../tests/support/test-app.mjs';
 import { preload } from '../scripts/standalone.mjs';
 

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { chromium } from '@playwright/test';
 import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
-import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mjs';
+import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
 import { preload } from '../scripts/standalone.mjs';
 
 const dist = option('dist', '.next-e2e');

@@ -1,5 +1,7 @@
+// @ts-check
 // The Node.js release line the project runs on is named once, in .nvmrc; npm start, build, dev and test refuse an
-// older one with one sentence, instead of a stack trace or a warning deep inside Next or React.
+// older one with one sentence, instead of a stack trace or a warning deep inside Next or React. JavaScript checked by
+// tsc, not TypeScript: it has to run on the older Node.js it refuses, which cannot strip types.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -8,9 +10,13 @@ export const wantedNode = readFileSync(new URL('../.nvmrc', import.meta.url), 'u
   .trim()
   .replace(/^v/, '');
 
-/** Why `found` cannot run the project, or undefined when its major release is `wanted`'s or newer. */
+/**
+ * Why `found` cannot run the project, or undefined when its major release is `wanted`'s or newer.
+ * @param {string} found
+ * @returns {string | undefined}
+ */
 export function nodeVersionProblem(found, wanted = wantedNode) {
-  const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
+  const major = (/** @type {string} */ version) => Number(version.replace(/^v/, '').split('.')[0]);
   if (major(found) >= major(wanted)) return undefined;
   return (
     `This project needs Node.js ${major(wanted)} or newer (.nvmrc names ${wanted}), but this is Node.js ${found}: ` +

@@ -1,10 +1,11 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } from '../tests/support/e2e-env.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 
 requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript.
+const { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } = await import('../tests/support/e2e-env.mts');
 
 const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });

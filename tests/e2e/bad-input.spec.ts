@@ -1,4 +1,4 @@
-import { appHost, appPort, ingestOrigin } from '../support/e2e-env.mjs';
+import { appHost, appPort, ingestOrigin } from '../support/e2e-env.mts';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 

@@ -1,5 +1,5 @@
 import type { Event } from '@sentry/core';
-import { appOrigin } from '../support/e2e-env.mjs';
+import { appOrigin } from '../support/e2e-env.mts';
 import { expect, test, waitForReporting } from './fixtures';
 
 // Issue 36, point 6: a cached page's meta tags carried the trace of the request that generated it. A request with

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
 import { startInstance } from '../support/cluster';
-import { appOrigin, chromiumFlags, chromiumPath } from '../support/e2e-env.mjs';
+import { appOrigin, chromiumFlags, chromiumPath } from '../support/e2e-env.mts';
 import { front } from '../support/front';
 import type { IngestItem } from '../support/ingest';
 import { expect, recordCspViolations, test, waitForReporting } from './fixtures';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request, Response, Route } from '@playwright/test';
 import { startInstance, startNginx, type Instance, type Nginx } from '../support/cluster';
-import { e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '../support/e2e-env.mjs';
+import { e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '../support/e2e-env.mts';
 import { clickToLeave, expect, guaranteedWithinMs, markClickAndLeave, slowDownCpu, test } from './fixtures';
 
 // Issue 6: a rolling deploy behind a real nginx on loopback, and the route-loading failures it provokes.

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBackend, type Backend } from '../support/backend';
-import { productTestEnv } from '../support/e2e-env.mjs';
+import { productTestEnv } from '../support/e2e-env.mts';
 import { freePort } from '../support/ports';
 
 const copy = '.test-results/dev-app';

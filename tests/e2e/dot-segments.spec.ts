@@ -1,5 +1,5 @@
 import type { Event } from '@sentry/core';
-import { appHost, appOrigin, appPort } from '../support/e2e-env.mjs';
+import { appHost, appOrigin, appPort } from '../support/e2e-env.mts';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 

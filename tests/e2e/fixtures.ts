@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { IngestClient } from '../support/ingest';
 
 /** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { Event } from '@sentry/core';
-import { ingestOrigin } from '../support/e2e-env.mjs';
+import { ingestOrigin } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
 import { expect, test, throwInPage } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mjs';
+import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
 import { freePort } from '../support/cluster';
 import { rawRequest } from '../support/raw-http';

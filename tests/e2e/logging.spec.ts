@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
-import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mjs';
+import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
 import { freePort } from '../support/cluster';
 import { expect, test } from './fixtures';
 

@@ -1,6 +1,6 @@
 import type { Event } from '@sentry/core';
 import { copyOfBuild, startExpectingExit } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { generatedPath, member, revalidate, served, stopAll, type Member } from '../support/page-cache';
 import { startRedis, type Redis } from '../support/redis';
 import { expect, test } from './fixtures';

@@ -1,6 +1,6 @@
 import type { Event } from '@sentry/core';
 import { startInstance, startNginx, type Nginx } from '../support/cluster';
-import { e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mjs';
+import { e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
 import {
   generatedPath,
   member,

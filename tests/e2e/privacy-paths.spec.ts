@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
-import { appHost } from '../support/e2e-env.mjs';
+import { appHost } from '../support/e2e-env.mts';
 import { startInstance, type Instance } from '../support/cluster';
 import { spansIn, thrownException, type IngestClient, type IngestItem } from '../support/ingest';
 import { slowInteractionTakenIn } from '../support/interactions';

@@ -3,7 +3,7 @@ import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendRequest } from '../support/backend';
 import { startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir, testAppCopy } from '../support/e2e-env.mjs';
+import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
 import type { IngestClient } from '../support/ingest';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';

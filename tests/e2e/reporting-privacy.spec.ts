@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
 import { freePort } from '../support/cluster';
 import { thrownException } from '../support/ingest';
 import { expect, test } from './fixtures';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
-import { ingestOrigin } from '../support/e2e-env.mjs';
+import { ingestOrigin } from '../support/e2e-env.mts';
 import { type IngestClient, thrownException } from '../support/ingest';
 import {
   browserClientOptions,

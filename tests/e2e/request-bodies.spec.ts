@@ -5,7 +5,7 @@ import { Agent, request } from 'node:http';
 import { maxRequestBodyBytes } from '../../src/config/requestBody';
 import { freePort } from '../support/cluster';
 import { rawRequest } from '../support/raw-http';
-import { appHost, e2eServerEnv } from '../support/e2e-env.mjs';
+import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 27: a body larger than the server takes is refused before it is read, with the API's JSON error, so that no

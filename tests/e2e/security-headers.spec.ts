@@ -1,4 +1,4 @@
-import { ingestOrigin } from '../support/e2e-env.mjs';
+import { ingestOrigin } from '../support/e2e-env.mts';
 import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 5: security headers on every response, static assets included, and a Content-Security-Policy whose scripts

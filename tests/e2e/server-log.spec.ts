@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { serverLogFile } from '../support/e2e-env.mjs';
+import { serverLogFile } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Runs after every other test (its own project in playwright.config.ts), over all the server printed meanwhile.

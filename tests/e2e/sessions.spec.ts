@@ -1,5 +1,5 @@
 import { startInstance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { firstException } from '../support/ingest';
 import { expect, test } from './fixtures';
 

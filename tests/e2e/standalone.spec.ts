@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInstance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from '@playwright/test';
-import { ingestOrigin } from '../support/e2e-env.mjs';
+import { ingestOrigin } from '../support/e2e-env.mts';
 import {
   axeColourRules,
   axeProblem,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event, StackFrame } from '@sentry/core';
-import { e2eDistDir } from '../support/e2e-env.mjs';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
 import { byText, expect, fromSite, hydrated, replayRecording, test } from './fixtures';
 

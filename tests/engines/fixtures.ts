@@ -1,6 +1,6 @@
 import { expect, test as base } from '@playwright/test';
 import type { Event } from '@sentry/core';
-import { appOrigin } from '../support/e2e-env.mjs';
+import { appOrigin } from '../support/e2e-env.mts';
 import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from '../support/engines';
 import { IngestClient, type IngestItem } from '../support/ingest';
 import { startSiteProxy, type SiteProxy } from '../support/site-proxy';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { routeLoadTimeoutMs } from '../../src/config/specification';
 import { startInstance } from '../support/cluster';
-import { appOrigin, e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mjs';
+import { appOrigin, e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
 import type { EngineTab } from '../support/engines';
 import type { ProxiedRequest, SiteProxy } from '../support/site-proxy';
 import { guaranteedWithinMs } from '../e2e/fixtures';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { appOrigin } from '../support/e2e-env.mjs';
+import { appOrigin } from '../support/e2e-env.mts';
 import {
   axeProblem,
   axeRuleTags,

@@ -1,13 +1,13 @@
 // The services the product's pages call, as the end-to-end server gets them: a backend that answers the guide's calls,
 // and a Postgres migrated by the product's own migrations (`node scripts/migrate.mjs`, when the app has it). Playwright
 // starts this before the app (playwright.config.ts), and the app reaches them at BACKEND_URL and DATABASE_URL
-// (productTestEnv in tests/support/e2e-env.mjs). Your pages call other services? Answer their paths here.
+// (productTestEnv in tests/support/e2e-env.mts). Your pages call other services? Answer their paths here.
 // Node runs this file as it is, so its imports name their .ts files.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBackend } from '../support/backend.ts';
-import { backendPort, postgresPort, testAppCopy } from '../support/e2e-env.mjs';
+import { backendPort, postgresPort, testAppCopy } from '../support/e2e-env.mts';
 import { startPostgres } from '../support/postgres.ts';
 
 /** What the backend answers, by path: the guide's calls (docs/build-your-product.md, step 4). */

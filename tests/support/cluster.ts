@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mjs';
+import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mts';
 import { freePort } from './ports.ts';
 
 export { freePort };

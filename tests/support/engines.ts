@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { freePort } from './cluster';
-import { firefoxPath, miniBrowserPath, webkitDriverPath } from './e2e-env.mjs';
+import { firefoxPath, miniBrowserPath, webkitDriverPath } from './e2e-env.mts';
 
 export type EngineName = 'firefox' | 'webkit';
 

@@ -1,6 +1,6 @@
 // Typed client of the local Sentry ingest (tests/support/sentry-ingest.mjs): wait for what the app reports.
 import type { ErrorEvent, Event } from '@sentry/core';
-import { ingestOrigin } from './e2e-env.mjs';
+import { ingestOrigin } from './e2e-env.mts';
 
 export interface IngestItem<P = Record<string, unknown>> {
   seq: number;

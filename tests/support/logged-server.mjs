@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { serverLogFile } from './e2e-env.mjs';
+import { serverLogFile } from './e2e-env.mts';
 
 mkdirSync(dirname(serverLogFile), { recursive: true });
 const log = createWriteStream(serverLogFile);

@@ -1,7 +1,7 @@
 // The page-cache tests' cluster members: instances of a build, each from its own copy, sharing one Redis, and what
 // they serve.
 import { copyOfBuild, startInstance, type Instance } from './cluster';
-import { e2eDistDir } from './e2e-env.mjs';
+import { e2eDistDir } from './e2e-env.mts';
 import type { Redis } from './redis';
 
 export const secret = 'e2e-revalidate-secret-0123456789abcdef';

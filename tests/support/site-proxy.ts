@@ -4,7 +4,7 @@
 // nothing the browser stored for one test (storage, cookies, the SDK's session) is seen by the next.
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { appHost } from './e2e-env.mjs';
+import { appHost } from './e2e-env.mts';
 import { freePort } from './cluster';
 
 /** One request that reached the proxy. */

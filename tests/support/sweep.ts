@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvelope, type Event } from '@sentry/core';
 import { samplePaths as productSamplePaths } from '../product/sample-paths';
-import { e2eBuildEnv, e2eDistDir } from './e2e-env.mjs';
+import { e2eBuildEnv, e2eDistDir } from './e2e-env.mts';
 import { referenceSamplePaths } from './sample-paths';
 
 /** Where a product team lists the paths of its dynamic routes (and the pages whose status is what they show). */

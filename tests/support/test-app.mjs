@@ -25,7 +25,7 @@ import {
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { standaloneServerDir } from '../../scripts/standalone.mjs';
-import { testAppCopy } from './e2e-env.mjs';
+import { testAppCopy } from './e2e-env.mts';
 
 const guide = 'docs/build-your-product.md';
 /** What `npm run build` needs of the repository: the app, its configuration and its build scripts. */

@@ -1,4 +1,5 @@
-// One place for the addresses the end-to-end build and server use (loopback only).
+// One place for the addresses the end-to-end build and server use (loopback only). TypeScript Node runs as it is:
+// scripts/test.mjs, the tests' app build and the benches load it outside any bundler.
 
 /** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,7 +17,9 @@ export const firefoxPath = '/usr/bin/firefox-esr';
 
 /** Debian's WebKitGTK (`webkit2gtk-driver`): its W3C WebDriver server, and the MiniBrowser it drives under Xvfb. */
 export const webkitDriverPath = '/usr/bin/WebKitWebDriver';
-const multiarch = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch] ?? `${process.arch}-linux-gnu`;
+const multiarch =
+  ({ x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' } as Record<string, string>)[process.arch] ??
+  `${process.arch}-linux-gnu`;
 export const miniBrowserPath = `/usr/lib/${multiarch}/webkit2gtk-4.1/MiniBrowser`;
 
 /** The production server under test. `localhost`, not 127.0.0.1: see docs/architecture.md, "Listening address". */
