@@ -4,7 +4,7 @@ import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
 import { reporting } from '../config/specification';
 import type { ReportingEnv } from './env';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
-import { redactedBreadcrumb, redactedSpan } from './urlRedaction';
+import { redactedBreadcrumb, redactedSpan } from './privacy/events';
 
 type DataCollection = NonNullable<NodeOptions['dataCollection']>;
 
@@ -24,7 +24,7 @@ const harmlessHeaders = [
  * By default nothing personal leaves the app: no cookies, credential headers, bodies, IP addresses, user fields, local
  * variables, nor the query of a URL the SDK collects itself (`urlQueryParams: true` would keep every value but those of
  * keys that look secret, such as `token`: `?email=…` went out). The URLs it copies as they are go through
- * urlRedaction.ts. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
+ * privacy/events.ts. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
  */
 export function dataCollection(collectPersonalData: boolean): DataCollection {
   if (collectPersonalData) return {};

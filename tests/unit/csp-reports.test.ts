@@ -8,7 +8,7 @@ import {
   securityReportUrl,
   tokenBucket,
   type CspReports,
-} from '../../src/observability/cspReports';
+} from '../../src/observability/server/cspReports';
 import type { ReportingEnv } from '../../src/observability/env';
 
 afterEach(() => {

@@ -11,7 +11,7 @@ import {
   sidecarDsn,
   withRequestIdTag,
 } from '../../src/observability/options';
-import { redactedBreadcrumb, redactedSpan } from '../../src/observability/urlRedaction';
+import { redactedBreadcrumb, redactedSpan } from '../../src/observability/privacy/events';
 
 const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
 

@@ -1,5 +1,5 @@
 import { maxRequestBodyBytes } from '../../config/requestBody';
-import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/cspReports';
+import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/server/cspReports';
 import { serverReportingEnv } from '../../observability/env';
 import { apiRoute, readBody, sendJsonError } from '../../server/api';
 
@@ -10,7 +10,7 @@ let forward: CspReportForwarder | undefined;
 
 /**
  * POST /api/csp-report: where the Content-Security-Policy sends browsers' violation reports (report-uri and report-to),
- * forwarded to Sentry redacted unless personal data is on (src/observability/cspReports.ts). 204 whether or not
+ * forwarded to Sentry redacted unless personal data is on (src/observability/server/cspReports.ts). 204 whether or not
  * anything is forwarded: reporting off, a report over the rate limit or an unreachable Sentry is none of the
  * browser's business, and an error answer would only make it retry.
  */

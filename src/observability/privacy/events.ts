@@ -2,9 +2,9 @@
 // (`dataCollection.urlQueryParams: false`, options.ts: url.full, url.query, request.url and query_string on the server,
 // fetch, XHR and resource spans in the browser). It copies others as they are: the page's address and the Referer,
 // user-info in an absolute-form request target, fragments, span names, breadcrumbs and replays. Those go through
-// redactedUrl here (redaction.mts), field by field, never by a walk over every string of an event.
+// redactedUrl here (urls.mts), field by field, never by a walk over every string of an event.
 import type { Breadcrumb, Event, Integration, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
-import { redactedUrl, redactedUrlsIn } from './redaction.mts';
+import { redactedUrl, redactedUrlsIn } from './urls.mts';
 
 /** The header the browser and the server both keep (options.ts harmlessHeaders), spelt as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;

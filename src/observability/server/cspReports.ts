@@ -4,9 +4,9 @@
 // security endpoint of the server's DSN, at a bounded rate.
 import { suppressTracing } from '@sentry/core';
 import type { Logger } from 'pino';
-import type { ReportingEnv } from './env';
-import { redactedUrl } from './redaction.mts';
-import { serverLogger } from './serverLog.mts';
+import type { ReportingEnv } from '../env';
+import { redactedUrl } from '../privacy/urls.mts';
+import { serverLogger } from './log.mts';
 
 /** The two formats browsers send: report-uri's (one report) and report-to's (the Reporting API: a batch). */
 export type CspReportFormat = 'application/csp-report' | 'application/reports+json';

@@ -1,8 +1,8 @@
-// Session replay, loaded in its own chunk after hydration (see browser.ts).
+// Session replay, loaded in its own chunk after hydration (see reporter.ts).
 import { addIntegration, replayIntegration, type ReplayFrameEvent } from '@sentry/nextjs';
-import { replayOptions } from './options';
-import { redactedUrl, redactedUrlsIn } from './redaction.mts';
-import { redactedBreadcrumb } from './urlRedaction';
+import { replayOptions } from '../options';
+import { redactedUrl, redactedUrlsIn } from '../privacy/urls.mts';
+import { redactedBreadcrumb } from '../privacy/events';
 
 /**
  * Replay's compression worker, served from the app's origin as a file of its own: the SDK's default builds it from a

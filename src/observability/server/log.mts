@@ -5,8 +5,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { format } from 'node:util';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../processGlobals.mts';
-import { redactedUrl, redactedUrlsIn } from './redaction.mts';
+import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../../processGlobals.mts';
+import { redactedUrl, redactedUrlsIn } from '../privacy/urls.mts';
 
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
@@ -56,7 +56,7 @@ export interface RequestLogFields {
   span_id?: string;
 }
 
-/** Lets the error reporter (src/observability/server.ts) add the fields of the request a line is logged in. */
+/** Lets the error reporter (src/observability/server/reporter.ts) add the fields of the request a line is logged in. */
 export function setRequestLogFields(fields: () => RequestLogFields): void {
   processGlobals[requestLogFields] = fields;
 }
