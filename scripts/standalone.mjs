@@ -14,6 +14,7 @@ export const preloadFiles = [
   'src/server/requestId.mts',
   'src/server/shutdown.mts',
   'src/observability/server/log.mts',
+  'src/observability/privacy/logs.mts',
   'src/observability/privacy/urls.mts',
   'src/processGlobals.mts',
 ];

@@ -5,12 +5,12 @@ import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../
 import {
   browserOptions,
   browserTracingOptions,
-  dataCollection,
   replayOptions,
   serverOptions,
   sidecarDsn,
   withRequestIdTag,
 } from '../../src/observability/options';
+import { dataCollection } from '../../src/observability/privacy/dataCollection';
 import { redactedBreadcrumb, redactedSpan } from '../../src/observability/privacy/events';
 
 const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
