@@ -2,7 +2,7 @@
 import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
 import { reporting } from '../config/specification';
-import type { ReportingEnv } from './env';
+import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
 import { dataCollection } from './privacy/dataCollection';
 import { redactedBreadcrumb, redactedSpan } from './privacy/events';

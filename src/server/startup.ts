@@ -1,6 +1,6 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
 import { EnvError, serverEnv } from '../config/env';
-import { serverReportingEnv, type ReportingEnv } from '../observability/env';
+import { serverReportingEnv, type ReportingEnv } from '../observability/reportingEnv';
 import { forwardedLogLevels } from '../observability/server/logForwarding';
 import { startServerReporting } from '../observability/server/reporter';
 import { serverLogger, setReportingLogFields } from '../observability/server/log.mts';

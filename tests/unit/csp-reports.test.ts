@@ -7,7 +7,7 @@ import {
   securityReportUrl,
   type CspReports,
 } from '../../src/observability/server/cspReports';
-import type { ReportingEnv } from '../../src/observability/env';
+import type { ReportingEnv } from '../../src/observability/reportingEnv';
 
 afterEach(() => {
   vi.useRealTimers();

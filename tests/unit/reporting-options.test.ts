@@ -1,7 +1,7 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/config/env';
-import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/env';
+import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/reportingEnv';
 import {
   browserOptions,
   browserTracingOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverReportingEnv } from '../../src/observability/env';
+import { serverReportingEnv } from '../../src/observability/reportingEnv';
 import { browserOptions, serverOptions } from '../../src/observability/options';
 import { sentryTraceFromTraceparent } from '../../src/observability/server/traceparent';
 

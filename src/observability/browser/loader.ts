@@ -3,7 +3,7 @@
 // idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
 import { reporting } from '../../config/specification';
 import type * as BrowserReporting from './reporter';
-import { browserReportingEnv, reportingOn } from '../env';
+import { browserReportingEnv, reportingOn } from '../reportingEnv';
 
 type Sdk = typeof BrowserReporting;
 

@@ -4,7 +4,7 @@
 // and forwards it to the security endpoint of the server's DSN, at a bounded rate.
 import { suppressTracing } from '@sentry/core';
 import type { Logger } from 'pino';
-import type { ReportingEnv } from '../env';
+import type { ReportingEnv } from '../reportingEnv';
 import { redactedCspReports } from '../privacy/cspReports';
 import { serverLogger } from './log.mts';
 import { countedWarning, rateLimiter } from './rateLimits';

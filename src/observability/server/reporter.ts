@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { spanIsSampled, type Integration, type LogSeverityLevel, type Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import { traceCacheCalls } from './cacheSpans';
-import { reportingOn, type ReportingEnv } from '../env';
+import { reportingOn, type ReportingEnv } from '../reportingEnv';
 import { traceNextSpans } from './nextSpans';
 import { continueTraceparentTraces } from './traceparent';
 import { serverOptions } from '../options';
@@ -28,7 +28,7 @@ function requestIdOfResponse(response: ServerResponse) {
 }
 
 /** The fields of a line logged inside a request: the ids its transaction and error events carry. */
-function requestLogFields(): RequestLogFields {
+function activeRequestLogFields(): RequestLogFields {
   const span = Sentry.getActiveSpan();
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
@@ -103,7 +103,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
   });
   traceNextSpans();
   continueTraceparentTraces();
-  setRequestLogFields(requestLogFields);
+  setRequestLogFields(activeRequestLogFields);
   traceCacheCalls();
   // Graceful shutdown sends what is pending before the process exits (src/server/preload/drain.mts).
   processGlobals[flushReports] = (timeoutMs: number) => Sentry.flush(timeoutMs);

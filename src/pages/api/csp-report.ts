@@ -1,6 +1,6 @@
 import { maxRequestBodyBytes } from '../../config/requestBody';
 import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/server/cspReports';
-import { serverReportingEnv } from '../../observability/env';
+import { serverReportingEnv } from '../../observability/reportingEnv';
 import { apiRoute, readBody, sendJsonError } from '../../server/api';
 
 // The body is read here, so that a malformed report gets this route's JSON 400 instead of Next's text.
