@@ -1,6 +1,6 @@
 // Which of the server's log lines go to Sentry as logs (pinoIntegration in reporter.ts).
 import type { LogSeverityLevel } from '@sentry/core';
-import { EnvError } from '../../config/env';
+import { EnvError } from '../../config/envChecks';
 import { parseLogLevel } from './log.mts';
 
 const levelsBySeverity: LogSeverityLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
