@@ -1,4 +1,4 @@
-// What of a CSP violation report may leave the app while personal data is off; server/cspReports.ts forwards it.
+// CSP violation reports as they may leave the app; server/cspReports.ts parses and forwards them.
 import type { CspReports } from '../server/cspReports';
 import { redactedUrl } from './urls.mts';
 
