@@ -277,10 +277,7 @@ async function write(redis, commands) {
   }
 }
 
-/**
- * Sentry's Caches view reads these spans (src/observability/server/cacheSpans.ts); without reporting, the work runs
- * bare.
- */
+/** Sentry's Caches view reads these spans (src/observability/cacheSpans.ts); without reporting, the work runs bare. */
 function traced(op, key, work) {
   const span = globalThis[Symbol.for('app.cacheSpan')];
   return span ? span(op, key, work) : work(undefined);
