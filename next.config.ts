@@ -5,7 +5,7 @@ import { buildIdPattern, sourceFingerprint } from './scripts/build-identity.mts'
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
 import { images } from './src/config/specification';
-import { browserReportingEnv } from './src/observability/env';
+import { browserReportingEnv } from './src/observability/reportingEnv';
 
 /**
  * Every instance built from one tree must serve the same data paths and asset names: BUILD_ID, else the git commit, with

@@ -11,7 +11,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pino from 'pino';
-import { createServerLogger } from '../src/observability/serverLog.mts';
+import { createServerLogger } from '../src/observability/server/log.mts';
 import { preload } from '../scripts/standalone.mjs';
 import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
 

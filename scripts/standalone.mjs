@@ -13,8 +13,9 @@ export const preloadFiles = [
   'src/server/dotSegments.mts',
   'src/server/requestId.mts',
   'src/server/shutdown.mts',
-  'src/observability/serverLog.mts',
-  'src/observability/redaction.mts',
+  'src/observability/server/log.mts',
+  'src/observability/privacy/logs.mts',
+  'src/observability/privacy/urls.mts',
   'src/processGlobals.mts',
 ];
 

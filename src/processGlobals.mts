@@ -3,27 +3,39 @@
 // copy of a module, so a module's variable is not shared between them; a global is. Each key says who writes it and
 // who reads it. TypeScript that Node runs as it is (`.mts`), since the preload loads it outside the bundle.
 import type { Logger } from 'pino';
-import type { RequestLogFields } from './observability/serverLog.mts';
+import type { RequestLogFields } from './observability/server/log.mts';
 
 /** True from SIGTERM on: written by the preload's drain (src/server/preload/drain.mts), read by /api/ready. */
 export const draining = Symbol.for('app.draining');
 
-/** Sends what the error reporter holds: set by src/observability/server.ts at start, called by the drain at the end. */
+/**
+ * Sends what the error reporter holds: set by src/observability/server/reporter.ts at start, called by the drain at
+ * the end.
+ */
 export const flushReports = Symbol.for('app.flushReports');
 
 /** The app's onShutdown() hooks: added by the app's copy of src/server/shutdown.mts, run by the preload's copy. */
 export const shutdownHooks = Symbol.for('app.shutdownHooks');
 
-/** The one logger: made by the first copy of serverLog.mts to run (the preload's; under `next dev` the app's). */
+/**
+ * The one logger: made by the first copy of src/observability/server/log.mts to run (the preload's; under `next dev`
+ * the app's).
+ */
 export const logger = Symbol.for('app.logger');
 
-/** The fields of the request a line is logged in: set by src/observability/server.ts, read by the logger's lines. */
+/**
+ * The fields of the request a line is logged in: set by src/observability/server/reporter.ts, read by the logger's
+ * lines.
+ */
 export const requestLogFields = Symbol.for('app.requestLogFields');
 
 /** The release and environment events name: set by the logger, then by src/server/startup.ts; read by its lines. */
 export const reportingLogFields = Symbol.for('app.reportingLogFields');
 
-/** Sentry's span around a page cache call: set by src/observability/cacheSpans.ts, read by src/server/pageCache.mjs. */
+/**
+ * Sentry's span around a page cache call: set by src/observability/server/cacheSpans.ts, read by
+ * src/server/pageCache.mjs.
+ */
 export const cacheSpan = Symbol.for('app.cacheSpan');
 
 // The page cache's own two: each of Next's bundles that imports src/server/pageCache.mjs opens the same disk bound and

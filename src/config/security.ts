@@ -54,7 +54,8 @@ export function contentSecurityPolicy({
     // Pages render style attributes (next/image's among them). CSS cannot run script; scripts stay strict.
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${connect}`,
-    // Replay's compression worker is a static file of the app's own (src/observability/replay.ts): no blob: URL.
+    // Replay's compression worker is a static file of the app's own (src/observability/browser/replay.ts): no blob:
+    // URL.
     "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

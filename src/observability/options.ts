@@ -2,44 +2,10 @@
 import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
 import { reporting } from '../config/specification';
-import type { ReportingEnv } from './env';
+import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
-import { redactedBreadcrumb, redactedSpan } from './urlRedaction';
-
-type DataCollection = NonNullable<NodeOptions['dataCollection']>;
-
-/** Request headers that say nothing about who the user is or what they hold. */
-const harmlessHeaders = [
-  'accept',
-  'accept-language',
-  'content-length',
-  'content-type',
-  'host',
-  'referer',
-  'user-agent',
-  'x-request-id',
-];
-
-/**
- * By default nothing personal leaves the app: no cookies, credential headers, bodies, IP addresses, user fields, local
- * variables, nor the query of a URL the SDK collects itself (`urlQueryParams: true` would keep every value but those of
- * keys that look secret, such as `token`: `?email=…` went out). The URLs it copies as they are go through
- * urlRedaction.ts. SENTRY_COLLECT_PII=1 restores the SDK's own collection.
- */
-export function dataCollection(collectPersonalData: boolean): DataCollection {
-  if (collectPersonalData) return {};
-  return {
-    userInfo: false,
-    cookies: false,
-    httpHeaders: {
-      request: { allow: harmlessHeaders },
-      response: { allow: ['content-type', 'content-length', 'x-request-id'] },
-    },
-    httpBodies: [],
-    urlQueryParams: false,
-    stackFrameVariables: false,
-  };
-}
+import { dataCollection } from './privacy/dataCollection';
+import { redactedBreadcrumb, redactedSpan } from './privacy/events';
 
 /**
  * Not-found answers are not transactions worth reporting (spec §8): any transaction whose response was 404.

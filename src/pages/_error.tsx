@@ -1,6 +1,6 @@
 import type { NextPageContext } from 'next';
 import { ErrorScreen, type ErrorScreenProps } from '../components/ErrorScreen';
-import { loadBrowserReporting } from '../observability/loader';
+import { loadBrowserReporting } from '../observability/browser/loader';
 
 /** The server's SDK is running from start-up; the browser's may not have loaded yet, so the error page loads it. */
 const reportingSdk = () => (typeof window === 'undefined' ? import('@sentry/nextjs') : loadBrowserReporting());

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { captureException, withScope } from '@sentry/nextjs';
 import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
-import { redactedUrl } from '../observability/redaction.mts';
-import { serverLogger } from '../observability/serverLog.mts';
+import { redactedUrl } from '../observability/privacy/urls.mts';
+import { serverLogger } from '../observability/server/log.mts';
 
 /** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
 export function requestIdOf(req: IncomingMessage): string | undefined {

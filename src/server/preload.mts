@@ -6,7 +6,7 @@
 // Node runs this file and what it imports as they are, outside Next's bundle (scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { serverLogger } from '../observability/serverLog.mts';
+import { serverLogger } from '../observability/server/log.mts';
 import { draining, flushReports, processGlobals } from '../processGlobals.mts';
 import { logRefusedUpgrade, logWhenAnswered } from './preload/accessLog.mts';
 import { bodyRefusal, hasBody, holdBodiesUntilWhole, refuseBody } from './preload/bodies.mts';

@@ -1,9 +1,9 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
 import { EnvError, serverEnv } from '../config/env';
-import { serverReportingEnv, type ReportingEnv } from '../observability/env';
-import { forwardedLogLevels } from '../observability/logForwarding';
-import { startServerReporting } from '../observability/server';
-import { serverLogger, setReportingLogFields } from '../observability/serverLog.mts';
+import { serverReportingEnv, type ReportingEnv } from '../observability/reportingEnv';
+import { forwardedLogLevels } from '../observability/server/logForwarding';
+import { startServerReporting } from '../observability/server/reporter';
+import { serverLogger, setReportingLogFields } from '../observability/server/log.mts';
 
 /** Where Next's IncrementalCache looks for a cache handler when next.config names none (`FetchCache`). */
 const nextCacheHandlers = Symbol.for('@next/cache-handlers');

@@ -54,7 +54,7 @@ export async function waitForReporting(page: Page): Promise<void> {
 
 /**
  * Which of these integrations the browser SDK has installed, waiting first until `waitFor` is (the SDK adds some in
- * tasks after init: browser.ts).
+ * tasks after init: src/observability/browser/reporter.ts).
  */
 export async function installedIntegrations(page: Page, names: string[], waitFor: string): Promise<string[]> {
   await waitForReporting(page);

@@ -5,7 +5,7 @@ import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
 import { freePort } from '../support/cluster';
 import { expect, test } from './fixtures';
 
-// The server's log (src/observability/serverLog.mts) as an operator reads it: one JSON line per event, carrying the
+// The server's log (src/observability/server/log.mts) as an operator reads it: one JSON line per event, carrying the
 // request id and the trace id that the request's Sentry events carry, and sent to Sentry as logs.
 
 interface LogLine {

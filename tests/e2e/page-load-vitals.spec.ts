@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, sdkChunks, test, waitForReporting } from './fixtures';
 
 // Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
-// the browser measured before it arrived (src/observability/loader.ts, docs/observability.md).
+// the browser measured before it arrived (src/observability/browser/loader.ts, docs/observability.md).
 
 /** Keeps the page invisible until a second after its load event, as a busy phone that shows its first view late. */
 async function showFirstViewAfterLoad(page: Page) {

@@ -2,8 +2,9 @@ import type { Event } from '@sentry/core';
 import { expect, installedIntegrations, test } from './fixtures';
 
 // Issue 29: a W3C traceparent goes beside sentry-trace and baggage, so that a service traced with OpenTelemetry joins
-// the trace; and a request that arrives with only a traceparent continues its trace (src/observability/traceparent.ts).
-// The server's own outgoing calls, checked at a real backend: tests/e2e/product-tracing.spec.ts.
+// the trace; and a request that arrives with only a traceparent continues its trace
+// (src/observability/server/traceparent.ts). The server's own outgoing calls, checked at a real backend:
+// tests/e2e/product-tracing.spec.ts.
 
 const traceOf = (t: Event) => t.contexts?.trace ?? {};
 const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;

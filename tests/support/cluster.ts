@@ -37,7 +37,7 @@ export interface Instance {
   pid: number;
   origin: string;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
-  /** What the server printed so far (its log lines: src/observability/serverLog.mts). */
+  /** What the server printed so far (its log lines: src/observability/server/log.mts). */
   output(): string;
   /** Signals the server (unless it has exited) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;

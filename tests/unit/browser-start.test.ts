@@ -1,6 +1,10 @@
 import type { Client, Event } from '@sentry/core';
 import { describe, expect, test } from 'vitest';
-import { laterIntegrations, leftOutIntegrations, sendTransactionsInNextTask } from '../../src/observability/browser';
+import {
+  laterIntegrations,
+  leftOutIntegrations,
+  sendTransactionsInNextTask,
+} from '../../src/observability/browser/reporter';
 
 const client = {} as Client;
 const process = (event: Event) => sendTransactionsInNextTask.processEvent!(event, {}, client);

@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { redactedCspReports } from '../../src/observability/privacy/cspReports';
 import {
-  countedWarning,
   cspReportForwarder,
   cspReportsBody,
   cspReportsOf,
-  privateCspReports,
   securityReportUrl,
-  tokenBucket,
   type CspReports,
-} from '../../src/observability/cspReports';
-import type { ReportingEnv } from '../../src/observability/env';
+} from '../../src/observability/server/cspReports';
+import type { ReportingEnv } from '../../src/observability/reportingEnv';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -101,9 +99,9 @@ describe('cspReportsOf: what the route takes', () => {
   });
 });
 
-describe('privateCspReports: what leaves the app while personal data is off', () => {
+describe('redactedCspReports: what leaves the app while personal data is off', () => {
   it('a report-uri report: URLs redacted, the sample dropped, the rest kept', () => {
-    const sent = cspReportsBody(privateCspReports(received('application/csp-report', reportUri)));
+    const sent = cspReportsBody(redactedCspReports(received('application/csp-report', reportUri)));
     expect(JSON.parse(sent)).toEqual({
       'csp-report': {
         'document-uri': 'https://shop.example/orders/7?email=',
@@ -123,7 +121,7 @@ describe('privateCspReports: what leaves the app while personal data is off', ()
   });
 
   it("a report-to batch: the entry's URL and the body's URLs redacted, the sample dropped, the rest kept", () => {
-    const sent = cspReportsBody(privateCspReports(received('application/reports+json', reportTo)));
+    const sent = cspReportsBody(redactedCspReports(received('application/reports+json', reportTo)));
     expect(JSON.parse(sent)).toEqual([
       {
         age: 3,
@@ -156,11 +154,11 @@ describe('privateCspReports: what leaves the app while personal data is off', ()
         'new-field': page,
       },
     };
-    expect(privateCspReports(received('application/csp-report', odd)).reports).toEqual([
+    expect(redactedCspReports(received('application/csp-report', odd)).reports).toEqual([
       { 'csp-report': { 'blocked-uri': 'inline' } },
     ]);
     const oddEntry = [{ type: 'csp-violation', body: { blockedURL: 'eval' }, extra: secret }];
-    expect(privateCspReports(received('application/reports+json', oddEntry)).reports).toEqual([
+    expect(redactedCspReports(received('application/reports+json', oddEntry)).reports).toEqual([
       { type: 'csp-violation', body: { blockedURL: 'eval' } },
     ]);
   });
@@ -179,38 +177,6 @@ describe('securityReportUrl: the security endpoint of a DSN', () => {
     );
     expect(securityReportUrl('not a DSN', 'production', 'r')).toBeUndefined();
     expect(securityReportUrl('https://o1.ingest.example/42', 'production', 'r')).toBeUndefined();
-  });
-});
-
-describe('the rate limit', () => {
-  it('lets a burst through at once, then the rate, never more than the burst', () => {
-    let now = 0;
-    const take = tokenBucket(10, 50, () => now);
-    expect(take(30)).toBe(30);
-    expect(take(30)).toBe(20);
-    expect(take(1)).toBe(0);
-    now += 100;
-    expect(take(5)).toBe(1);
-    now += 1000;
-    expect(take(50)).toBe(10);
-    now += 60_000;
-    expect(take(100)).toBe(50);
-  });
-
-  it('says what it counted at once, then at most once a minute, and goes quiet when nothing more happens', () => {
-    vi.useFakeTimers();
-    const lines: string[] = [];
-    const count = countedWarning((n, last) => lines.push(`${n} ${last}`));
-    count(1, 'a');
-    count(5, 'b');
-    count(2, 'c');
-    expect(lines).toEqual(['1 a']);
-    vi.advanceTimersByTime(60_000);
-    expect(lines).toEqual(['1 a', '7 c']);
-    vi.advanceTimersByTime(60_000);
-    expect(lines).toEqual(['1 a', '7 c']);
-    count(3, 'd');
-    expect(lines).toEqual(['1 a', '7 c', '3 d']);
   });
 });
 

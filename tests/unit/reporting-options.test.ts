@@ -1,17 +1,17 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/config/env';
-import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/env';
+import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/reportingEnv';
 import {
   browserOptions,
   browserTracingOptions,
-  dataCollection,
   replayOptions,
   serverOptions,
   sidecarDsn,
   withRequestIdTag,
 } from '../../src/observability/options';
-import { redactedBreadcrumb, redactedSpan } from '../../src/observability/urlRedaction';
+import { dataCollection } from '../../src/observability/privacy/dataCollection';
+import { redactedBreadcrumb, redactedSpan } from '../../src/observability/privacy/events';
 
 const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
 

@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import { prefixes as nextLogPrefixes } from 'next/dist/build/output/log';
 import { describe, expect, it } from 'vitest';
-import { forwardedLogLevels } from '../../src/observability/logForwarding';
+import { forwardedLogLevels } from '../../src/observability/server/logForwarding';
 import {
   consoleRecord,
   createServerLogger,
   parseLogLevel,
   routeConsoleToLogger,
-} from '../../src/observability/serverLog.mts';
+} from '../../src/observability/server/log.mts';
 
 /** A logger at info writing into an array, one parsed object per line. */
 function capturedLogger(collectPersonalData = false) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appSpanOp, pageCarriesRequestTrace } from '../../src/observability/nextSpans';
+import { appSpanOp, pageCarriesRequestTrace } from '../../src/observability/server/nextSpans';
 import { cachedPages } from '../../src/server/cachedPages';
-import { matchedRoute, routeTransactionName } from '../../src/observability/serverRoutes';
+import { matchedRoute, routeTransactionName } from '../../src/observability/server/transactionNames';
 
 describe('transaction names on the server', () => {
   it("reads the route Next matched from the request's meta", () => {

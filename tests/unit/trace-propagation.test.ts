@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { serverReportingEnv } from '../../src/observability/env';
+import { serverReportingEnv } from '../../src/observability/reportingEnv';
 import { browserOptions, serverOptions } from '../../src/observability/options';
-import { sentryTraceFromTraceparent } from '../../src/observability/traceparent';
+import { sentryTraceFromTraceparent } from '../../src/observability/server/traceparent';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const spanId = '00f067aa0ba902b7';

@@ -1,6 +1,6 @@
 import { maxRequestBodyBytes } from '../../config/requestBody';
-import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/cspReports';
-import { serverReportingEnv } from '../../observability/env';
+import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/server/cspReports';
+import { serverReportingEnv } from '../../observability/reportingEnv';
 import { apiRoute, readBody, sendJsonError } from '../../server/api';
 
 // The body is read here, so that a malformed report gets this route's JSON 400 instead of Next's text.
@@ -10,7 +10,7 @@ let forward: CspReportForwarder | undefined;
 
 /**
  * POST /api/csp-report: where the Content-Security-Policy sends browsers' violation reports (report-uri and report-to),
- * forwarded to Sentry redacted unless personal data is on (src/observability/cspReports.ts). 204 whether or not
+ * forwarded to Sentry redacted unless personal data is on (src/observability/server/cspReports.ts). 204 whether or not
  * anything is forwarded: reporting off, a report over the rate limit or an unreachable Sentry is none of the
  * browser's business, and an error answer would only make it retry.
  */

@@ -1,7 +1,7 @@
 // LOG_REQUESTS=1: one line per answered request (off by default: docs/logging.md has its cost).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { redactedUrl } from '../../observability/redaction.mts';
+import { redactedUrl } from '../../observability/privacy/urls.mts';
 
 /**
  * The target as it arrived, redacted unless personal data is on: an absolute-form one

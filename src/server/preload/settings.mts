@@ -1,7 +1,7 @@
 // What the preload reads from the environment and the build, in one place. (The app reads its own settings in
 // src/config/env.ts; this file is the preload's share until both read from one module.)
 import { readFileSync } from 'node:fs';
-import { parseSwitch } from '../../observability/serverLog.mts';
+import { parseSwitch } from '../../observability/server/log.mts';
 
 type Env = Record<string, string | undefined>;
 

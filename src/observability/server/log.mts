@@ -5,8 +5,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { format } from 'node:util';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../processGlobals.mts';
-import { redactedUrl, redactedUrlsIn } from './redaction.mts';
+import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../../processGlobals.mts';
+import { redactedLogPaths, withRedactedReferer } from '../privacy/logs.mts';
+import { redactedUrl, redactedUrlsIn } from '../privacy/urls.mts';
 
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
@@ -30,25 +31,6 @@ export function parseSwitch(name: string, value: string | undefined): boolean {
   throw new Error(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
 }
 
-/**
- * What never reaches a log line unless an operator turns personal data on (SENTRY_COLLECT_PII=1, as for events):
- * cookies, credentials and bodies, on any object logged directly or one level down (`req.headers.cookie`,
- * `err.headers.authorization`).
- */
-export const redactedPaths = [
-  'headers.cookie',
-  'headers.authorization',
-  'headers["proxy-authorization"]',
-  'headers["set-cookie"]',
-  'body',
-  '*.headers.cookie',
-  '*.headers.authorization',
-  '*.headers["proxy-authorization"]',
-  '*.headers["set-cookie"]',
-  '*.body',
-  '*.cookies',
-];
-
 /** Fields a line logged inside a request adds: set by the error reporter. */
 export interface RequestLogFields {
   request_id?: string;
@@ -56,7 +38,7 @@ export interface RequestLogFields {
   span_id?: string;
 }
 
-/** Lets the error reporter (src/observability/server.ts) add the fields of the request a line is logged in. */
+/** Lets the error reporter (src/observability/server/reporter.ts) add the fields of the request a line is logged in. */
 export function setRequestLogFields(fields: () => RequestLogFields): void {
   processGlobals[requestLogFields] = fields;
 }
@@ -64,11 +46,6 @@ export function setRequestLogFields(fields: () => RequestLogFields): void {
 /** Lets the error reporter name the release and environment its events name, so that lines and events agree. */
 export function setReportingLogFields(fields: { release: string; environment: string }): void {
   Object.assign(processGlobals[reportingLogFields]!, fields);
-}
-
-/** The Referer names another page, with whatever its query held. */
-function withRedactedReferer(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  return { ...headers, referer: redactedUrl(headers.referer ?? '') };
 }
 
 /** The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off. */
@@ -95,7 +72,7 @@ export function createServerLogger(
         headers: collectPersonalData || !req.headers?.referer ? req.headers : withRedactedReferer(req.headers),
       }),
     },
-    ...(collectPersonalData ? {} : { redact: { paths: redactedPaths, censor: '[redacted]' } }),
+    ...(collectPersonalData ? {} : { redact: { paths: redactedLogPaths, censor: '[redacted]' } }),
   };
   return destination ? pino(pinoOptions, destination) : pino(pinoOptions);
 }

@@ -3,15 +3,15 @@ import type { ServerResponse } from 'node:http';
 import { spanIsSampled, type Integration, type LogSeverityLevel, type Scope } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import { traceCacheCalls } from './cacheSpans';
-import { reportingOn, type ReportingEnv } from './env';
+import { reportingOn, type ReportingEnv } from '../reportingEnv';
 import { traceNextSpans } from './nextSpans';
 import { continueTraceparentTraces } from './traceparent';
-import { serverOptions } from './options';
-import { matchedRoute, routeTransactionName } from './serverRoutes';
-import { serverLogger, setRequestLogFields, type RequestLogFields } from './serverLog.mts';
-import { serverTransport, serverTransportOptions } from './serverTransport';
-import { urlRedaction } from './urlRedaction';
-import { flushReports, processGlobals } from '../processGlobals.mts';
+import { serverOptions } from '../options';
+import { matchedRoute, routeTransactionName } from './transactionNames';
+import { serverLogger, setRequestLogFields, type RequestLogFields } from './log.mts';
+import { serverTransport, serverTransportOptions } from './transport';
+import { urlRedaction } from '../privacy/events';
+import { flushReports, processGlobals } from '../../processGlobals.mts';
 
 /**
  * The response a request's isolation scope isolates, kept on the scope itself: how a log line finds its request id.
@@ -28,7 +28,7 @@ function requestIdOfResponse(response: ServerResponse) {
 }
 
 /** The fields of a line logged inside a request: the ids its transaction and error events carry. */
-function requestLogFields(): RequestLogFields {
+function activeRequestLogFields(): RequestLogFields {
   const span = Sentry.getActiveSpan();
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
@@ -103,7 +103,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
   });
   traceNextSpans();
   continueTraceparentTraces();
-  setRequestLogFields(requestLogFields);
+  setRequestLogFields(activeRequestLogFields);
   traceCacheCalls();
   // Graceful shutdown sends what is pending before the process exits (src/server/preload/drain.mts).
   processGlobals[flushReports] = (timeoutMs: number) => Sentry.flush(timeoutMs);

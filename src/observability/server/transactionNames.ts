@@ -1,6 +1,6 @@
 // Names each request's transaction after the route Next matched (`GET /examples/[id]`), not its URL: one name per
 // route, as the SDK's OpenTelemetry pipeline named them, at the cost of one property read per request.
-import { statusPagePrefix } from '../server/routing';
+import { statusPagePrefix } from '../../server/routing';
 
 /**
  * Where Next keeps what it learnt about a request (next/dist/server/request-meta.js, `NEXT_REQUEST_META`). An

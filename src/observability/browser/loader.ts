@@ -1,9 +1,9 @@
 // The part of browser reporting that loads with the page: it holds the errors raised before the SDK arrives and
-// loads the SDK (browser.ts, its own chunk) once the page has loaded, its largest paint is on screen and the browser is
-// idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
-import { reporting } from '../config/specification';
-import type * as BrowserReporting from './browser';
-import { browserReportingEnv, reportingOn } from './env';
+// loads the SDK (reporter.ts, its own chunk) once the page has loaded, its largest paint is on screen and the browser
+// is idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
+import { reporting } from '../../config/specification';
+import type * as BrowserReporting from './reporter';
+import { browserReportingEnv, reportingOn } from '../reportingEnv';
 
 type Sdk = typeof BrowserReporting;
 
@@ -54,7 +54,7 @@ function stopHolding(): void {
 export function loadBrowserReporting(): Promise<Sdk | undefined> {
   const env = browserReportingEnv();
   if (!reportingOn(env)) return Promise.resolve(undefined);
-  loading ??= import('./browser').then(
+  loading ??= import('./reporter').then(
     async (sdk) => {
       await nextTask();
       // The SDK's own handlers are installed by the time its first task ends: nothing falls between.

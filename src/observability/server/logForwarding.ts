@@ -1,7 +1,7 @@
-// Which of the server's log lines go to Sentry as logs (pinoIntegration in server.ts).
+// Which of the server's log lines go to Sentry as logs (pinoIntegration in reporter.ts).
 import type { LogSeverityLevel } from '@sentry/core';
-import { EnvError } from '../config/env';
-import { parseLogLevel } from './serverLog.mts';
+import { EnvError } from '../../config/envChecks';
+import { parseLogLevel } from './log.mts';
 
 const levelsBySeverity: LogSeverityLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 

@@ -1,12 +1,12 @@
 // URLs in what the SDK sends, while personal data is off. The SDK drops the query of every URL it collects itself
-// (`dataCollection.urlQueryParams: false`, options.ts: url.full, url.query, request.url and query_string on the server,
+// (`urlQueryParams: false` in dataCollection.ts: url.full, url.query, request.url and query_string on the server,
 // fetch, XHR and resource spans in the browser). It copies others as they are: the page's address and the Referer,
 // user-info in an absolute-form request target, fragments, span names, breadcrumbs and replays. Those go through
-// redactedUrl here (redaction.mts), field by field, never by a walk over every string of an event.
+// redactedUrl here (urls.mts), field by field, never by a walk over every string of an event.
 import type { Breadcrumb, Event, Integration, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
-import { redactedUrl, redactedUrlsIn } from './redaction.mts';
+import { redactedUrl, redactedUrlsIn } from './urls.mts';
 
-/** The header the browser and the server both keep (options.ts harmlessHeaders), spelt as each runtime spells it. */
+/** The header both runtimes keep (harmlessHeaders in dataCollection.ts), as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;
 
 /**

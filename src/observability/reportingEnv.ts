@@ -1,7 +1,7 @@
 // What each runtime knows about error reporting. The browser's values are inlined by Next at build time,
 // so they are read through literal `process.env.NEXT_PUBLIC_*` expressions; the server reads its own at run time.
 import { reporting } from '../config/specification';
-import { EnvError, flag } from '../config/env';
+import { EnvError, flag } from '../config/envChecks';
 
 export interface ReportingEnv {
   /** Where events go; none means error reporting is off (Spotlight may still receive them). */

@@ -17,8 +17,8 @@ import {
 } from '@opentelemetry/api';
 import { spanIsSampled } from '@sentry/core';
 import { getActiveSpan, getIsolationScope, getTraceData, startSpanManual, type Span } from '@sentry/nextjs';
-import { isCachedPage, pagesOfBuild, type CachedPages } from '../server/cachedPages';
-import { pageOfData } from '../server/routing';
+import { isCachedPage, pagesOfBuild, type CachedPages } from '../../server/cachedPages';
+import { pageOfData } from '../../server/routing';
 
 /** Next's span types (its `next.span_type` attribute) that measure the app's own code, and the op each becomes. */
 export const appSpanOps: Readonly<Record<string, string>> = {

@@ -1,8 +1,13 @@
 import type { Breadcrumb, Client, Event, ReplayEvent, SpanJSON } from '@sentry/core';
 import type { ReplayFrameEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
-import { redactedRecordingEvent } from '../../src/observability/replay';
-import { redactedBreadcrumb, redactedSpan, urlRedaction, withoutPageQuery } from '../../src/observability/urlRedaction';
+import {
+  redactedBreadcrumb,
+  redactedSpan,
+  urlRedaction,
+  withoutPageQuery,
+} from '../../src/observability/privacy/events';
+import { redactedRecordingEvent } from '../../src/observability/privacy/replay';
 
 const secrets = ['alice', 'bob', 'carol', 'hunter2', 'eyJhbGci', 'access_token', 'dave'];
 const process = (event: Event) => urlRedaction.processEvent!(event, {}, {} as Client) as Event;

@@ -1,10 +1,10 @@
 // The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
 import type { Envelope, Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import type { ReportingEnv } from './env';
+import type { ReportingEnv } from '../reportingEnv';
 import { nextTask, type HeldError } from './loader';
-import { browserOptions, browserTracingOptions } from './options';
-import { urlRedaction, withoutPageQuery } from './urlRedaction';
+import { browserOptions, browserTracingOptions } from '../options';
+import { urlRedaction, withoutPageQuery } from '../privacy/events';
 
 export { captureUnderscoreErrorException } from '@sentry/nextjs';
 

@@ -1,12 +1,13 @@
 // CSP violation reports. Browsers send them to the app's own /api/csp-report (src/config/security.ts), never to
 // Sentry: a report carries the page's URL with its query, its referrer and the blocked URL, and a browser cannot be
-// told to leave them out. The route checks what arrived, redacts it unless personal data is on, and forwards it to the
-// security endpoint of the server's DSN, at a bounded rate.
+// told to leave them out. The route checks what arrived, redacts it unless personal data is on (privacy/cspReports.ts),
+// and forwards it to the security endpoint of the server's DSN, at a bounded rate.
 import { suppressTracing } from '@sentry/core';
 import type { Logger } from 'pino';
-import type { ReportingEnv } from './env';
-import { redactedUrl } from './redaction.mts';
-import { serverLogger } from './serverLog.mts';
+import type { ReportingEnv } from '../reportingEnv';
+import { redactedCspReports } from '../privacy/cspReports';
+import { serverLogger } from './log.mts';
+import { countedWarning, rateLimiter } from './rateLimits';
 
 /** The two formats browsers send: report-uri's (one report) and report-to's (the Reporting API: a batch). */
 export type CspReportFormat = 'application/csp-report' | 'application/reports+json';
@@ -47,67 +48,6 @@ export function cspReportsOf(contentType: string | undefined, body: string): Csp
     : { problem: 'An application/reports+json body is an array of {"type": "csp-violation", "body": {...}} reports.' };
 }
 
-/**
- * What of a report's body may leave the app while personal data is off: URLs go through redactedUrl, the rest of
- * the listed fields as they are. Not listed, so dropped: the sample of the blocked code (`script-sample`, `sample`),
- * and any field a browser adds later, which could hold a URL.
- */
-const reportUriFields: Record<string, 'url' | 'kept'> = {
-  'document-uri': 'url',
-  referrer: 'url',
-  'blocked-uri': 'url',
-  'source-file': 'url',
-  'violated-directive': 'kept',
-  'effective-directive': 'kept',
-  'original-policy': 'kept',
-  disposition: 'kept',
-  'status-code': 'kept',
-  'line-number': 'kept',
-  'column-number': 'kept',
-};
-const reportToFields: Record<string, 'url' | 'kept'> = {
-  documentURL: 'url',
-  referrer: 'url',
-  blockedURL: 'url',
-  sourceFile: 'url',
-  effectiveDirective: 'kept',
-  originalPolicy: 'kept',
-  disposition: 'kept',
-  statusCode: 'kept',
-  lineNumber: 'kept',
-  columnNumber: 'kept',
-};
-/** A report-to entry around its body: the page's URL, and what the Reporting API says of the delivery. */
-const reportToEntryFields: Record<string, 'url' | 'kept'> = {
-  type: 'kept',
-  url: 'url',
-  age: 'kept',
-  user_agent: 'kept',
-};
-
-function listedFields(fields: Fields, listed: Record<string, 'url' | 'kept'>): Fields {
-  const kept: Fields = {};
-  for (const [name, value] of Object.entries(fields)) {
-    // Strings and numbers only: an object or array in a listed field is nothing a browser sends.
-    if (typeof value !== 'string' && typeof value !== 'number') continue;
-    if (listed[name] === 'url') kept[name] = redactedUrl(String(value));
-    else if (listed[name] === 'kept') kept[name] = value;
-  }
-  return kept;
-}
-
-/** The reports as they may leave the app while personal data is off (SENTRY_COLLECT_PII unset). */
-export function privateCspReports({ format, reports }: CspReports): CspReports {
-  return {
-    format,
-    reports: reports.map((report) =>
-      format === 'application/csp-report'
-        ? { 'csp-report': listedFields(report['csp-report'] as Fields, reportUriFields) }
-        : { ...listedFields(report, reportToEntryFields), body: listedFields(report.body as Fields, reportToFields) },
-    ),
-  };
-}
-
 /** The body to send in the format the reports arrived in. */
 export function cspReportsBody({ format, reports }: CspReports): string {
   return JSON.stringify(format === 'application/csp-report' ? reports[0] : reports);
@@ -141,44 +81,6 @@ export const cspReportBurst = 50;
 /** A forward that has not been answered by then is abandoned: the browser's answer never waits for it. */
 export const forwardTimeoutMs = 2000;
 
-/** How many of `wanted` reports may go now: a token bucket, refilled at `perSecond`, holding at most `burst`. */
-export function tokenBucket(perSecond: number, burst: number, now: () => number = () => performance.now()) {
-  let tokens = burst;
-  let last = now();
-  return (wanted: number): number => {
-    const at = now();
-    tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
-    last = at;
-    const granted = Math.min(wanted, Math.floor(tokens));
-    tokens -= granted;
-    return granted;
-  };
-}
-
-/**
- * Counts something that can happen thousands of times a minute and says so in one line: at once the first time, then
- * at most once a minute with the count since the last line, for as long as it goes on.
- */
-export function countedWarning(warn: (count: number, last: string) => void, intervalMs = 60_000) {
-  let count = 0;
-  let last = '';
-  let quiet: NodeJS.Timeout | undefined;
-  const flush = () => {
-    quiet = undefined;
-    if (count === 0) return;
-    warn(count, last);
-    count = 0;
-    quiet = setTimeout(flush, intervalMs);
-    // A pending line must not keep the process alive on shutdown.
-    quiet.unref();
-  };
-  return (n: number, detail = '') => {
-    count += n;
-    last = detail;
-    if (!quiet) flush();
-  };
-}
-
 /** Sends one body to the endpoint: the browser's user agent, and nothing of the request (no cookie, no client IP). */
 async function post(endpoint: string, format: CspReportFormat, body: string, userAgent: string | undefined) {
   const response = await fetch(endpoint, {
@@ -192,7 +94,7 @@ async function post(endpoint: string, format: CspReportFormat, body: string, use
 }
 
 /** A failed fetch's reason: its message, and its cause's ("fetch failed: connect ECONNREFUSED …"). */
-function whyNot(error: unknown): string {
+function failureReason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
 }
@@ -208,7 +110,7 @@ export function cspReportForwarder(
   env: ReportingEnv,
   {
     send = post,
-    take = tokenBucket(cspReportsPerSecond, cspReportBurst),
+    take = rateLimiter(cspReportsPerSecond, cspReportBurst),
     log = serverLogger(),
   }: { send?: typeof post; take?: (wanted: number) => number; log?: Pick<Logger, 'warn'> } = {},
 ): CspReportForwarder {
@@ -227,11 +129,11 @@ export function cspReportForwarder(
     if (granted < received.reports.length) dropped(received.reports.length - granted);
     if (granted === 0) return;
     const admitted = { format: received.format, reports: received.reports.slice(0, granted) };
-    const reports = env.collectPersonalData ? admitted : privateCspReports(admitted);
+    const reports = env.collectPersonalData ? admitted : redactedCspReports(admitted);
     // Untraced: the route has answered and its transaction is sent, so the SDK would record this fetch as a
     // transaction of its own, a second one for every report.
     suppressTracing(() => send(endpoint, reports.format, cspReportsBody(reports), userAgent)).catch((error: unknown) =>
-      failed(granted, whyNot(error)),
+      failed(granted, failureReason(error)),
     );
   };
 }

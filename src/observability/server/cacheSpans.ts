@@ -3,7 +3,7 @@
 // inside it: spans in the form Sentry's Caches view reads (ops cache.get and cache.put;
 // cache.key, cache.hit, cache.item_size), under the request's transaction.
 import { startSpan, type Span } from '@sentry/nextjs';
-import { cacheSpan as cacheSpanKey, processGlobals } from '../processGlobals.mts';
+import { cacheSpan as cacheSpanKey, processGlobals } from '../../processGlobals.mts';
 
 export type CacheSpan = <T>(op: 'cache.get' | 'cache.put', key: string, work: (span: Span) => Promise<T>) => Promise<T>;
 
