@@ -4,7 +4,8 @@ import { withSentryConfig } from '@sentry/nextjs/config';
 import { buildIdPattern, sourceFingerprint } from './scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
-import { images } from './src/config/specification';
+import { buildSettings } from './src/config/settings.mts';
+import { images } from './src/config/specification.mts';
 import { browserReportingEnv } from './src/observability/reportingEnv';
 
 /**
@@ -13,7 +14,7 @@ import { browserReportingEnv } from './src/observability/reportingEnv';
  * whose alphabet (A-Z a-z 0-9 _ -) is the narrower of the two.
  */
 function resolveBuildId(): string {
-  const fromEnv = process.env.BUILD_ID?.trim();
+  const fromEnv = buildSettings().buildId;
   if (fromEnv) {
     if (!buildIdPattern.test(fromEnv)) {
       throw new Error(`BUILD_ID must be 1-64 characters of A-Z a-z 0-9 _ - (got ${JSON.stringify(fromEnv)}).`);
@@ -34,14 +35,15 @@ const sentryBuildFlags = {
 } as unknown as Record<string, string>;
 
 function config(phase: string): NextConfig {
+  const build = buildSettings();
   // Only a build names itself; `next start` serves the id the build inlined.
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
   // The browser's reporting values are inlined now: a wrong one (a sample rate of 2) stops the build with its sentence,
   // rather than the browser's reporting once deployed.
   if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) browserReportingEnv();
   // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
-  const distDir = process.env.NEXT_DIST_DIR || '.next';
-  const release = process.env.SENTRY_RELEASE?.trim() || buildId;
+  const distDir = build.distDir;
+  const release = build.release ?? buildId;
   return {
     distDir,
     output: 'standalone',
@@ -81,7 +83,7 @@ function config(phase: string): NextConfig {
     // loaded but never updated after an edit.
     ...(phase === PHASE_DEVELOPMENT_SERVER ? { allowedDevOrigins: ['127.0.0.1'] } : {}),
     async headers() {
-      const security = securityInputs(process.env, { development: phase === PHASE_DEVELOPMENT_SERVER });
+      const security = securityInputs(build.security, { development: phase === PHASE_DEVELOPMENT_SERVER });
       // Every path, through an unnamed group: with a named parameter (`/:path*`) Next compiles each header value that
       // holds a colon (the policy's `data:`, the DSN's origin) with path-to-regexp on every request, in case it quotes
       // the parameter: 7–20 KB of garbage and tens of µs a request (docs/performance.md, issue 28).
@@ -104,12 +106,10 @@ function config(phase: string): NextConfig {
 }
 
 // Source maps go to Sentry only when all three are set; otherwise the build makes none and stays quiet.
-const uploadSourceMaps = Boolean(process.env.SENTRY_AUTH_TOKEN && process.env.SENTRY_ORG && process.env.SENTRY_PROJECT);
+const { sentry, uploadSourceMaps } = buildSettings();
 
 export default withSentryConfig(config, {
-  org: process.env.SENTRY_ORG,
-  project: process.env.SENTRY_PROJECT,
-  authToken: process.env.SENTRY_AUTH_TOKEN,
+  ...sentry,
   silent: !uploadSourceMaps,
   telemetry: false,
   sourcemaps: { disable: !uploadSourceMaps, deleteSourcemapsAfterUpload: true },

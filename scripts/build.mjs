@@ -10,7 +10,8 @@ requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
 const { fingerprintFile, sourceFingerprint } = await import('./build-identity.mts');
 
-const distDir = process.env.NEXT_DIST_DIR || '.next';
+const { distDirOf } = await import('../src/config/settings.mts');
+const distDir = distDirOf();
 // Resolved like any import, so that a copy of the app inside a project (the tests' app) uses its node_modules.
 const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
 // Taken before the build, so that an edit made while it runs counts as a change for `npm start`.

@@ -17,6 +17,9 @@ export const preloadFiles = [
   'src/observability/privacy/logs.mts',
   'src/observability/privacy/urls.mts',
   'src/processGlobals.mts',
+  'src/config/settings.mts',
+  'src/config/envChecks.mts',
+  'src/config/specification.mts',
 ];
 
 /** Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`. */

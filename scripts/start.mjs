@@ -11,7 +11,8 @@ requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
 const { fingerprintFile, sourceFingerprint, startDecision } = await import('./build-identity.mts');
 
-const distDir = process.env.NEXT_DIST_DIR || '.next';
+const { distDirOf } = await import('../src/config/settings.mts');
+const distDir = distDirOf();
 const standalone = `${distDir}/standalone`;
 
 /** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */

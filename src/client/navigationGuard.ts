@@ -14,7 +14,7 @@
 // cancels Next's load, and refuses a second navigation to the address it is already leaving for: Next's, in the
 // router event that announces it (every engine), and any other, through the Navigation API (where there is one).
 import Router from 'next/router';
-import { routeLoadTimeoutMs } from '../config/specification';
+import { routeLoadTimeoutMs } from '../config/specification.mts';
 
 /** Path prefix of the build's own scripts and stylesheets. */
 const buildAssets = '/_next/static/';

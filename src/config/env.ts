@@ -1,20 +1,18 @@
-// The server's environment, declared and validated once. Each variable is documented in README.md (Configuration) and .env.example.
-// The product's own variables are declared in ./productEnv.ts and validated here with the foundation's.
+// What the app's server code reads of its environment: the foundation's settings (./settings.mts, which the server
+// preload reads too), the shared page cache's Redis, and the product's own variables (./productEnv.ts), validated
+// together at start. Each variable is documented in README.md (Configuration) and .env.example.
 import { keyNamespace, keyNamespacePattern, parseRedisUrl } from '../server/pageCacheEntry.mjs';
-import { EnvError, flag } from './envChecks';
+import { EnvError, flag } from './envChecks.mts';
 import { parseProductEnv, type ProductEnv } from './productEnv';
+import { inlinedBuildValues, parseSettings, processEnvironment, serverSettings, type Settings } from './settings.mts';
 
 export { EnvError, flag };
 
-export interface ServerEnv {
-  /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (operators checking a deployment's reporting). */
-  enableDiagnostics: boolean;
+export interface ServerEnv extends Settings {
   /** REDIS_URL: every instance shares one page cache through this Redis; unset, each keeps its own on disk. */
   redisUrl: string | undefined;
   /** With REDIS_URL: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
-  /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
-  revalidateSecret: string | undefined;
   /** The product's own settings (./productEnv.ts). */
   product: ProductEnv;
 }
@@ -45,28 +43,14 @@ export function redisKeyNamespace(source: Record<string, string | undefined>): s
   );
 }
 
-/** Long enough not to be guessed: it lets anyone who holds it make the server regenerate pages. */
-export const minRevalidateSecretLength = 32;
-
-export function revalidateSecret(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value.length < minRevalidateSecretLength) {
-    throw new EnvError(
-      `REVALIDATE_SECRET must be at least ${minRevalidateSecretLength} characters (e.g. \`openssl rand -hex 32\`); unset it to turn POST /api/revalidate off.`,
-    );
-  }
-  return value;
+function redisSettings(source: Record<string, string | undefined>): Pick<ServerEnv, 'redisUrl' | 'redisKeyNamespace'> {
+  const url = redisUrl(source.REDIS_URL);
+  return { redisUrl: url, redisKeyNamespace: url ? redisKeyNamespace(source) : undefined };
 }
 
 /** The foundation's own variables; throws an EnvError that says which variable is wrong and how to fix it. */
 export function parseFoundationEnv(source: Record<string, string | undefined>): Omit<ServerEnv, 'product'> {
-  const url = redisUrl(source.REDIS_URL);
-  return {
-    enableDiagnostics: flag('ENABLE_DIAGNOSTICS', source.ENABLE_DIAGNOSTICS),
-    redisUrl: url,
-    redisKeyNamespace: url ? redisKeyNamespace(source) : undefined,
-    revalidateSecret: revalidateSecret(source.REVALIDATE_SECRET),
-  };
+  return { ...parseSettings(source, inlinedBuildValues()), ...redisSettings(source) };
 }
 
 /** Every variable, the foundation's and the product's, from one source: a bad one stops start-up alike. */
@@ -75,7 +59,9 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
 }
 
 let cached: ServerEnv | undefined;
+/** Every variable of the app's server, parsed once; the first call checks them all (src/server/startup.ts). */
 export function serverEnv(): ServerEnv {
-  cached ??= parseServerEnv(process.env);
+  const source = processEnvironment();
+  cached ??= { ...serverSettings(), ...redisSettings(source), product: parseProductEnv(source) };
   return cached;
 }

@@ -1,4 +1,4 @@
-import { clientExceptionText, errorTexts, unexpectedErrorText } from './specification';
+import { clientExceptionText, errorTexts, unexpectedErrorText } from './specification.mts';
 
 /** The spec's error-page text for a status; no status means a client-side exception. */
 export function errorText(statusCode: number | undefined): string {

@@ -1,5 +1,5 @@
 import type { ErrorEvent } from '@sentry/nextjs';
-import { reporting } from '../config/specification';
+import { reporting } from '../config/specification.mts';
 
 /**
  * Generic browser noise: errors no product code can fix. Sentry's `ignoreErrors` matches them against the

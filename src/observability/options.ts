@@ -1,7 +1,7 @@
-// Init options for every runtime, built from the spec's values (src/config/specification.ts) and the reporting environment.
+// Init options for every runtime, built from the spec's values (src/config/specification.mts) and the reporting environment.
 import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
-import { reporting } from '../config/specification';
+import { reporting } from '../config/specification.mts';
 import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
 import { dataCollection } from './privacy/dataCollection';

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { captureException, withScope } from '@sentry/nextjs';
 import type { NextApiHandler, NextApiRequest, NextApiResponse } from 'next';
-import { redactedUrl } from '../observability/privacy/urls.mts';
+import { serverSettings } from '../config/settings.mts';
+import { loggedUrl } from '../observability/privacy/urls.mts';
 import { serverLogger } from '../observability/server/log.mts';
 
 /** The id the proxy gave this request (src/proxy.ts); quoted in error bodies so support can find the log line. */
@@ -57,7 +58,7 @@ export function apiRoute(methods: readonly string[], handler: NextApiHandler): N
       });
       serverLogger().error(
         { err: error, request_id: requestIdOf(req) },
-        `API route ${redactedUrl(req.url ?? '')} failed`,
+        `API route ${loggedUrl(req.url ?? '', serverSettings().collectPersonalData)} failed`,
       );
       if (!res.headersSent) sendJsonError(req, res, 500, 'The server failed to answer this request.');
       else res.end();

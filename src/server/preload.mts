@@ -6,6 +6,7 @@
 // Node runs this file and what it imports as they are, outside Next's bundle (scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { distDirOf, preloadSettings, tellNext } from '../config/settings.mts';
 import { serverLogger } from '../observability/server/log.mts';
 import { draining, flushReports, processGlobals } from '../processGlobals.mts';
 import { logRefusedUpgrade, logWhenAnswered } from './preload/accessLog.mts';
@@ -15,22 +16,23 @@ import { drain } from './preload/drain.mts';
 import { listenWhereAsked } from './preload/listenAddress.mts';
 import { assetRefusal, requestRefusal } from './preload/requests.mts';
 import { keepSentStatus } from './preload/sentStatus.mts';
-import { builtConfigFile, logDefaults, preloadSettings, readBuiltConfig } from './preload/settings.mts';
+import { builtConfigFile, builtValues, maxBodyBytesOf, readBuiltConfig } from './preload/settings.mts';
 import { runShutdownHooks } from './shutdown.mts';
 
-const configFile = builtConfigFile(process.env);
+const configFile = builtConfigFile(distDirOf());
 const built = readBuiltConfig(configFile);
-const log = serverLogger(process.env, logDefaults(process.env, built));
 
+/** The settings, or the process stops with one line that says what to set. */
 function settingsOrExit() {
   try {
-    return preloadSettings(process.env, built, configFile);
+    return { ...preloadSettings(builtValues(built)), maxBodyBytes: maxBodyBytesOf(built, configFile) };
   } catch (error) {
-    log.fatal(`Configuration error: ${(error as Error).message}`);
+    serverLogger().fatal(`Configuration error: ${(error as Error).message}`);
     process.exit(1);
   }
 }
 const settings = settingsOrExit();
+const log = serverLogger(settings);
 const { maxBodyBytes, logRequests, collectPersonalData } = settings;
 const bodies = holdBodiesUntilWhole(maxBodyBytes);
 
@@ -66,7 +68,7 @@ listenWhereAsked(settings.hostname, log, (server) => {
 });
 
 // Next would close the server and exit 143 at once; the app drains instead.
-process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
+tellNext({ NEXT_MANUAL_SIG_HANDLE: 'true' });
 
 let shuttingDown = false;
 async function shutdown(signal: string) {

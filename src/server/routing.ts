@@ -1,5 +1,5 @@
 import { defaultSlugRule, slugRules } from '../config/slugs';
-import { apiRoutePrefix } from '../config/specification';
+import { apiRoutePrefix } from '../config/specification.mts';
 import type { CachedPages } from './cachedPages';
 
 /** §2: a path is an API route when it equals /api or begins with /api/ (not /apiary, not /api-docs). */

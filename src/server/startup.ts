@@ -1,6 +1,6 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
-import { EnvError, serverEnv } from '../config/env';
-import { serverReportingEnv, type ReportingEnv } from '../observability/reportingEnv';
+import { EnvError, serverEnv, type ServerEnv } from '../config/env';
+import { serverReportingEnv } from '../observability/reportingEnv';
 import { forwardedLogLevels } from '../observability/server/logForwarding';
 import { startServerReporting } from '../observability/server/reporter';
 import { serverLogger, setReportingLogFields } from '../observability/server/log.mts';
@@ -22,23 +22,20 @@ export async function handPageCacheToNext(): Promise<void> {
 
 /** Checks the settings, starts reporting and hands Next the page cache: what the Node runtime needs before a request. */
 export async function prepareNodeRuntime(): Promise<void> {
-  // Started by the production server's preload already; under `next dev`, here.
-  const log = serverLogger();
-  let reportingEnv: ReportingEnv;
-  let logLevels: ReturnType<typeof forwardedLogLevels>;
+  let env: ServerEnv;
   try {
-    // Checked here, so that a bad REDIS_URL stops the start; the page cache reads it when Next first asks for a page.
-    serverEnv();
-    reportingEnv = serverReportingEnv(process.env);
-    logLevels = forwardedLogLevels(process.env);
+    // Every variable is checked here, so that a bad one stops the start; the page cache reads REDIS_URL later.
+    env = serverEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     // A readable line for the operator, not a stack trace: the server cannot start with this configuration.
-    log.fatal(`Configuration error: ${error.message}`);
+    serverLogger().fatal(`Configuration error: ${error.message}`);
     process.exit(1);
   }
+  // Made by the production server's preload already; under `next dev`, here.
+  serverLogger(env);
   // Lines name the release and environment that events name (the build's release is only known to the app's bundle).
-  setReportingLogFields({ release: reportingEnv.release, environment: reportingEnv.environment });
-  startServerReporting(reportingEnv, logLevels);
+  setReportingLogFields({ release: env.release, environment: env.environment });
+  startServerReporting(serverReportingEnv(env), forwardedLogLevels(env.sentryLogLevel));
   await handPageCacheToNext();
 }

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request, Route } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification';
+import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
 import {
   clickToLeave,
   expect,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification';
+import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
 import { startInstance } from '../support/cluster';
 import { appOrigin, e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
 import type { EngineTab } from '../support/engines';

@@ -45,7 +45,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|tsx|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.mts') ? [path] : [];
+    return /\.(ts|tsx|mjs|mts)$/.test(entry.name) && !entry.name.endsWith('.d.mts') ? [path] : [];
   });
 }
 
@@ -53,7 +53,7 @@ function sourceFiles(dir: string): string[] {
 function variablesRead(): Map<string, string> {
   const read = new Map<string, string>();
   const pattern =
-    /(?:\benv|\bsource)\.([A-Z][A-Z0-9_]*[A-Z0-9])\b|\b(?:seconds|parseSwitch|flag|parseLogLevel|url|integer)\('([A-Z][A-Z0-9_]*)'/g;
+    /(?:\benv|\bsource)\.([A-Z][A-Z0-9_]*[A-Z0-9])\b|\b(?:secondsAsMs|flag|logLevel|sentryDsn|sampleRate|url|integer)\('([A-Z][A-Z0-9_]*)'/g;
   for (const file of [...sourceFiles('src'), ...sourceFiles('scripts'), 'next.config.ts']) {
     for (const [, a, b] of readFileSync(file, 'utf8').matchAll(pattern)) {
       const name = (a ?? b)!;

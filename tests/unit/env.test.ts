@@ -4,8 +4,8 @@ import { EnvError, parseFoundationEnv } from '../../src/config/env';
 // The foundation's variables alone: the product's (src/config/productEnv.ts) are the team's, tested where it adds them.
 
 describe('server environment', () => {
-  it('defaults to diagnostics off', () => {
-    expect(parseFoundationEnv({})).toEqual({
+  it('defaults to diagnostics off, and no shared page cache', () => {
+    expect(parseFoundationEnv({})).toMatchObject({
       enableDiagnostics: false,
       redisUrl: undefined,
       redisKeyNamespace: undefined,

@@ -11,7 +11,7 @@ import {
   routeCancelled,
   type Navigations,
 } from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification';
+import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
 
 // Issues 6 and 16: every client-side navigation completes or becomes a full one within the route load time-out.
 

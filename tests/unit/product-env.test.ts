@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EnvError, integer, secret, url } from '../../src/config/envChecks';
+import { EnvError, integer, secret, url } from '../../src/config/envChecks.mts';
 
 // The product's settings (src/config/productEnv.ts) are checked with these, and validated with the foundation's.
 

@@ -1,7 +1,11 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/config/env';
-import { browserReportingEnv, sampleRateValue, serverReportingEnv } from '../../src/observability/reportingEnv';
+import { parseSettings, sampleRate } from '../../src/config/settings.mts';
+import { browserReportingEnv, serverReportingEnv } from '../../src/observability/reportingEnv';
+
+/** The server's reporting environment from variables, as the server parses them (src/config/settings.mts). */
+const reportingOf = (env: Record<string, string | undefined>) => serverReportingEnv(parseSettings(env));
 import {
   browserOptions,
   browserTracingOptions,
@@ -13,7 +17,7 @@ import {
 import { dataCollection } from '../../src/observability/privacy/dataCollection';
 import { redactedBreadcrumb, redactedSpan } from '../../src/observability/privacy/events';
 
-const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
+const env = reportingOf({ SENTRY_DSN: 'https://key@ingest.example/42' });
 
 describe('reporting options carry the spec values (§1, §9)', () => {
   it('samples every transaction, 10% of sessions and every session with an error', () => {
@@ -43,7 +47,7 @@ describe('reporting options carry the spec values (§1, §9)', () => {
 
 describe('development with Spotlight and no DSN (npm run dev)', () => {
   it('sends to the sidecar as its DSN, so that outgoing calls and pages carry the trace, each envelope once', () => {
-    const dev = serverOptions(serverReportingEnv({ SENTRY_SPOTLIGHT: 'http://localhost:8969/stream' }));
+    const dev = serverOptions(reportingOf({ SENTRY_SPOTLIGHT: 'http://localhost:8969/stream' }));
     expect(dev).toMatchObject({ dsn: 'http://spotlight@localhost:8969/0', spotlight: false });
   });
 
@@ -52,42 +56,37 @@ describe('development with Spotlight and no DSN (npm run dev)', () => {
   });
 
   it('keeps a DSN that is set, and Spotlight beside it', () => {
-    const both = serverOptions(
-      serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_SPOTLIGHT: '1' }),
-    );
+    const both = serverOptions(reportingOf({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_SPOTLIGHT: '1' }));
     expect(both).toMatchObject({ dsn: 'https://key@ingest.example/42', spotlight: true });
   });
 
   it('sets no DSN when neither is set', () => {
-    expect(serverOptions(serverReportingEnv({})).dsn).toBeUndefined();
+    expect(serverOptions(reportingOf({})).dsn).toBeUndefined();
   });
 });
 
 describe('reporting environment', () => {
   it('is production unless overridden', () => {
-    expect(serverReportingEnv({}).environment).toBe('production');
-    expect(serverReportingEnv({ SENTRY_ENVIRONMENT: 'staging' }).environment).toBe('staging');
-    expect(serverReportingEnv({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' }).environment).toBe('preview');
+    expect(reportingOf({}).environment).toBe('production');
+    expect(reportingOf({ SENTRY_ENVIRONMENT: 'staging' }).environment).toBe('staging');
+    expect(reportingOf({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' }).environment).toBe('preview');
   });
 
   it('uses SENTRY_DSN, falling back to NEXT_PUBLIC_SENTRY_DSN; none means off', () => {
-    expect(serverReportingEnv({}).dsn).toBeUndefined();
-    expect(serverReportingEnv({ NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' }).dsn).toBe('https://a@b.example/1');
+    expect(reportingOf({}).dsn).toBeUndefined();
+    expect(reportingOf({ NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' }).dsn).toBe('https://a@b.example/1');
     expect(
-      serverReportingEnv({ SENTRY_DSN: 'https://s@server.example/2', NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' })
-        .dsn,
+      reportingOf({ SENTRY_DSN: 'https://s@server.example/2', NEXT_PUBLIC_SENTRY_DSN: 'https://a@b.example/1' }).dsn,
     ).toBe('https://s@server.example/2');
   });
 
   it('rejects a malformed DSN with a message that names the variable', () => {
-    expect(() => serverReportingEnv({ SENTRY_DSN: 'not a url' })).toThrow(EnvError);
-    expect(() => serverReportingEnv({ SENTRY_DSN: 'https://ingest.example/1' })).toThrow(
-      /SENTRY_DSN is not a Sentry DSN/,
-    );
+    expect(() => reportingOf({ SENTRY_DSN: 'not a url' })).toThrow(EnvError);
+    expect(() => reportingOf({ SENTRY_DSN: 'https://ingest.example/1' })).toThrow(/SENTRY_DSN is not a Sentry DSN/);
   });
 
   it('takes the release from SENTRY_RELEASE', () => {
-    expect(serverReportingEnv({ SENTRY_RELEASE: 'v1.2.3' }).release).toBe('v1.2.3');
+    expect(reportingOf({ SENTRY_RELEASE: 'v1.2.3' }).release).toBe('v1.2.3');
   });
 });
 
@@ -105,34 +104,31 @@ describe('trace sample rate: an operator may lower the spec’s 1', () => {
   };
 
   it('reads a number from 0 to 1; unset or blank leaves the spec value', () => {
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', undefined)).toBeUndefined();
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', ' ')).toBeUndefined();
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '0')).toBe(0);
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', ' 0.25 ')).toBe(0.25);
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '1')).toBe(1);
-    expect(sampleRateValue('SENTRY_TRACES_SAMPLE_RATE', '1e-3')).toBe(0.001);
-    expect(serverReportingEnv({}).tracesSampleRate).toBe(1);
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', undefined)).toBeUndefined();
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', ' ')).toBeUndefined();
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', '0')).toBe(0);
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', ' 0.25 ')).toBe(0.25);
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', '1')).toBe(1);
+    expect(sampleRate('SENTRY_TRACES_SAMPLE_RATE', '1e-3')).toBe(0.001);
+    expect(reportingOf({}).tracesSampleRate).toBe(1);
   });
 
   it('refuses anything else with one sentence that names the variable and the fix', () => {
     for (const bad of ['1.5', '-0.1', '10%', 'abc', 'NaN', 'Infinity', '0x1', '1e1']) {
-      expect(() => serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: bad })).toThrow(EnvError);
+      expect(() => reportingOf({ SENTRY_TRACES_SAMPLE_RATE: bad })).toThrow(EnvError);
     }
-    expect(() => serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '10%' })).toThrow(
+    expect(() => reportingOf({ SENTRY_TRACES_SAMPLE_RATE: '10%' })).toThrow(
       'SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got "10%"); unset it to keep every trace.',
     );
     expect(() => atBuild('2', browserReportingEnv)).toThrow(/^NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE must be/);
   });
 
   it('gives the server SENTRY_TRACES_SAMPLE_RATE, else the browser build’s rate, else 1', () => {
-    expect(serverOptions(serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '0.1' })).tracesSampleRate).toBe(0.1);
-    expect(serverOptions(serverReportingEnv({ NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' })).tracesSampleRate).toBe(
-      0.2,
-    );
+    expect(serverOptions(reportingOf({ SENTRY_TRACES_SAMPLE_RATE: '0.1' })).tracesSampleRate).toBe(0.1);
+    expect(serverOptions(reportingOf({ NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' })).tracesSampleRate).toBe(0.2);
     expect(
-      serverOptions(
-        serverReportingEnv({ SENTRY_TRACES_SAMPLE_RATE: '0', NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' }),
-      ).tracesSampleRate,
+      serverOptions(reportingOf({ SENTRY_TRACES_SAMPLE_RATE: '0', NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE: '0.2' }))
+        .tracesSampleRate,
     ).toBe(0);
   });
 
@@ -155,7 +151,7 @@ describe('privacy', () => {
       stackFrameVariables: false,
     });
     expect(serverOptions(env).dataCollection).toEqual(dataCollection(false));
-    expect(serverReportingEnv({ SENTRY_COLLECT_PII: '1' }).collectPersonalData).toBe(true);
+    expect(reportingOf({ SENTRY_COLLECT_PII: '1' }).collectPersonalData).toBe(true);
     expect(dataCollection(true)).toEqual({});
   });
 
@@ -164,7 +160,7 @@ describe('privacy', () => {
     expect(dataCollection(false).urlQueryParams).toBe(false);
     expect(serverOptions(env).beforeBreadcrumb).toBe(redactedBreadcrumb);
     expect(browserOptions(env).beforeBreadcrumb).toBe(redactedBreadcrumb);
-    const personal = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
+    const personal = reportingOf({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
     expect(serverOptions(personal)).not.toHaveProperty('beforeBreadcrumb');
   });
 
@@ -173,7 +169,7 @@ describe('privacy', () => {
     expect(browserOptions(env).beforeSendSpan).toBe(redactedSpan);
     // Called only when marked as taking the static shape, which `traceLifecycle: 'static'` sends.
     expect((redactedSpan as unknown as { _static?: boolean })._static).toBe(true);
-    const personal = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
+    const personal = reportingOf({ SENTRY_DSN: 'https://key@ingest.example/42', SENTRY_COLLECT_PII: '1' });
     expect(serverOptions(personal)).not.toHaveProperty('beforeSendSpan');
   });
 });

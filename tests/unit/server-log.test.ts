@@ -1,13 +1,7 @@
 import { Writable } from 'node:stream';
 import { prefixes as nextLogPrefixes } from 'next/dist/build/output/log';
 import { describe, expect, it } from 'vitest';
-import { forwardedLogLevels } from '../../src/observability/server/logForwarding';
-import {
-  consoleRecord,
-  createServerLogger,
-  parseLogLevel,
-  routeConsoleToLogger,
-} from '../../src/observability/server/log.mts';
+import { consoleRecord, createServerLogger, routeConsoleToLogger } from '../../src/observability/server/log.mts';
 
 /** A logger at info writing into an array, one parsed object per line. */
 function capturedLogger(collectPersonalData = false) {
@@ -122,19 +116,6 @@ describe('redaction', () => {
   });
 });
 
-describe('LOG_LEVEL', () => {
-  it('defaults to info and accepts pino levels in any case', () => {
-    expect(parseLogLevel('LOG_LEVEL', undefined, 'info')).toBe('info');
-    expect(parseLogLevel('LOG_LEVEL', ' ', 'info')).toBe('info');
-    expect(parseLogLevel('LOG_LEVEL', 'WARN', 'info')).toBe('warn');
-  });
-  it('names the variable, the allowed values and the default when a value is wrong', () => {
-    expect(() => parseLogLevel('LOG_LEVEL', 'loud', 'info')).toThrow(
-      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud"); unset it to use the default info.',
-    );
-  });
-});
-
 describe("console calls (Next's own lines)", () => {
   it("become one record: Next's prefix dropped, an error as err", () => {
     const error = new Error('render failed');
@@ -152,14 +133,5 @@ describe("console calls (Next's own lines)", () => {
     for (const [kind, prefix] of Object.entries(nextLogPrefixes)) {
       expect(consoleRecord([`${prefix} a ${kind} line`]), kind).toEqual([`a ${kind} line`]);
     }
-  });
-});
-
-describe('SENTRY_LOG_LEVEL', () => {
-  it('sends warn and above by default, the levels from the one set, none for silent', () => {
-    expect(forwardedLogLevels({})).toEqual(['warn', 'error', 'fatal']);
-    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'info' })).toEqual(['info', 'warn', 'error', 'fatal']);
-    expect(forwardedLogLevels({ SENTRY_LOG_LEVEL: 'silent' })).toEqual([]);
-    expect(() => forwardedLogLevels({ SENTRY_LOG_LEVEL: 'all' })).toThrow(/^SENTRY_LOG_LEVEL must be one of/);
   });
 });

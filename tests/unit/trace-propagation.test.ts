@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSettings } from '../../src/config/settings.mts';
 import { serverReportingEnv } from '../../src/observability/reportingEnv';
 import { browserOptions, serverOptions } from '../../src/observability/options';
 import { sentryTraceFromTraceparent } from '../../src/observability/server/traceparent';
@@ -8,7 +9,7 @@ const spanId = '00f067aa0ba902b7';
 
 describe('outgoing trace headers', () => {
   it('add a W3C traceparent beside sentry-trace and baggage, on the server and in the browser', () => {
-    const env = serverReportingEnv({ SENTRY_DSN: 'https://key@ingest.example/42' });
+    const env = serverReportingEnv(parseSettings({ SENTRY_DSN: 'https://key@ingest.example/42' }));
     expect(serverOptions(env).propagateTraceparent).toBe(true);
     expect(browserOptions(env).propagateTraceparent).toBe(true);
     // The browser's stay on its own origin: the SDK's default targets, left as they are.

@@ -1,7 +1,7 @@
 // The part of browser reporting that loads with the page: it holds the errors raised before the SDK arrives and
 // loads the SDK (reporter.ts, its own chunk) once the page has loaded, its largest paint is on screen and the browser
 // is idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
-import { reporting } from '../../config/specification';
+import { reporting } from '../../config/specification.mts';
 import type * as BrowserReporting from './reporter';
 import { browserReportingEnv, reportingOn } from '../reportingEnv';
 

@@ -53,3 +53,8 @@ export function redactedUrlsIn(text: unknown): string {
   if (!/[?#@]/.test(text)) return text;
   return text.replace(urlInText, (url) => redactedUrl(url));
 }
+
+/** A URL as a log line carries it: whole when an operator turned personal data on, else redacted. */
+export function loggedUrl(url: string, collectPersonalData: boolean): string {
+  return collectPersonalData ? url : redactedUrl(url);
+}

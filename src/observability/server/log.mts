@@ -12,25 +12,6 @@ import { redactedUrl, redactedUrlsIn } from '../privacy/urls.mts';
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
 
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** A level variable's value, or the sentence that tells the operator what to set instead. */
-export function parseLogLevel(name: string, value: string | undefined, fallback: string): string {
-  const trimmed = value?.trim().toLowerCase();
-  if (!trimmed) return fallback;
-  if (logLevels.includes(trimmed)) return trimmed;
-  throw new Error(
-    `${name} must be one of ${logLevels.join(', ')} (got ${JSON.stringify(value)}); unset it to use the default ${fallback}.`,
-  );
-}
-
-/** A 1/0 switch (also true/false; unset or empty is 0), with the sentence of src/config/env.ts flag(). */
-export function parseSwitch(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (value === '1' || value === 'true') return true;
-  throw new Error(`${name} must be 1 or 0 (got ${JSON.stringify(value)}); unset it to use the default 0.`);
-}
-
 /** Fields a line logged inside a request adds: set by the error reporter. */
 export interface RequestLogFields {
   request_id?: string;
@@ -126,34 +107,28 @@ export function routeConsoleToLogger(logger: Logger, collectPersonalData = false
   process.on('warning', (warning) => logger.warn({ err: warning }, warning.message));
 }
 
+/** What the logger is made with: src/config/settings.mts's values. */
+export interface LoggerSettings {
+  logLevel: string;
+  release: string;
+  environment: string;
+  collectPersonalData: boolean;
+}
+
 /**
- * The process's logger: made once, with Next's and everyone's console routed to it. An invalid LOG_LEVEL stops the
- * process with one JSON line that says what to set.
+ * The process's logger: made once, with Next's and everyone's console routed to it. Made without settings (a
+ * configuration error to print, a unit test) it logs at info, naming no release and keeping nothing personal.
  */
-export function serverLogger(
-  env: Record<string, string | undefined> = process.env,
-  defaults: { release?: string; environment?: string } = {},
-): Logger {
+export function serverLogger(settings?: LoggerSettings): Logger {
   const made = processGlobals[loggerKey];
   if (made) return made;
-  let level = 'info';
-  let problem: string | undefined;
-  try {
-    level = parseLogLevel('LOG_LEVEL', env.LOG_LEVEL, 'info');
-  } catch (error) {
-    problem = (error as Error).message;
-  }
-  const collectPersonalData = env.SENTRY_COLLECT_PII === '1' || env.SENTRY_COLLECT_PII === 'true';
-  const logger = createServerLogger({
-    level,
-    release: env.SENTRY_RELEASE?.trim() || defaults.release || 'unknown',
-    environment: env.SENTRY_ENVIRONMENT?.trim() || defaults.environment || 'production',
-    collectPersonalData,
-  });
-  if (problem) {
-    logger.fatal(`Configuration error: ${problem}`);
-    process.exit(1);
-  }
+  const {
+    logLevel = 'info',
+    release = 'unknown',
+    environment = 'production',
+    collectPersonalData = false,
+  } = settings ?? {};
+  const logger = createServerLogger({ level: logLevel, release, environment, collectPersonalData });
   processGlobals[loggerKey] = logger;
   routeConsoleToLogger(logger, collectPersonalData);
   return logger;

@@ -22,6 +22,6 @@ export default apiRoute(['POST'], async (req, res) => {
   const received = cspReportsOf(req.headers['content-type'], body);
   if ('problem' in received) return sendJsonError(req, res, 400, received.problem);
   res.status(204).end();
-  forward ??= cspReportForwarder(serverReportingEnv(process.env));
+  forward ??= cspReportForwarder(serverReportingEnv());
   forward(received, req.headers['user-agent']);
 });

@@ -4,6 +4,7 @@
 // answer. So Next is told `localhost`, and its server binds the address asked for.
 import http from 'node:http';
 import type { Logger } from 'pino';
+import { tellNext } from '../../config/settings.mts';
 
 /** The address to bind when HOSTNAME is a loopback address (Next is then told `localhost`), else undefined. */
 export function loopbackAddressOf(hostname: string): string | undefined {
@@ -19,7 +20,7 @@ const notOurAddress = new Set(['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_N
  */
 export function listenWhereAsked(hostname: string, log: Logger, opened: (server: http.Server) => void): void {
   const loopbackAddress = loopbackAddressOf(hostname);
-  if (loopbackAddress) process.env.HOSTNAME = 'localhost';
+  if (loopbackAddress) tellNext({ HOSTNAME: 'localhost' });
   const listen = http.Server.prototype.listen;
   http.Server.prototype.listen = function listenAsAsked(this: http.Server, ...args: unknown[]) {
     opened(this);
