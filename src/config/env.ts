@@ -1,6 +1,6 @@
 // The server's environment, declared and validated once. Each variable is documented in README.md (Configuration) and .env.example.
 // The product's own variables are declared in ./productEnv.ts and validated here with the foundation's.
-import { keyNamespace, keyNamespacePattern, parseRedisUrl } from '../server/pageCacheEntry.mjs';
+import { keyNamespace, keyNamespacePattern, redisTopology, type RedisTopology } from '../server/pageCacheEntry.mjs';
 import { EnvError, flag } from './envChecks';
 import { parseProductEnv, type ProductEnv } from './productEnv';
 
@@ -9,9 +9,12 @@ export { EnvError, flag };
 export interface ServerEnv {
   /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (operators checking a deployment's reporting). */
   enableDiagnostics: boolean;
-  /** REDIS_URL: every instance shares one page cache through this Redis; unset, each keeps its own on disk. */
-  redisUrl: string | undefined;
-  /** With REDIS_URL: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
+  /**
+   * REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: every instance shares one page cache through this Redis; unset,
+   * each keeps its own on disk.
+   */
+  redis: RedisTopology | undefined;
+  /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
   /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
   revalidateSecret: string | undefined;
@@ -20,19 +23,30 @@ export interface ServerEnv {
 }
 
 /**
- * A redis:// or rediss:// URL that the Redis client can use (parsed as it parses it); user and password may be in it,
- * and never appear in a message.
+ * The Redis the page cache uses (pageCacheEntry.mjs's redisTopology says which variables make it), checked as the
+ * client will read it; a password may be in the settings and never appears in a message. REDIS_CA_FILE must be a
+ * readable PEM file of certificates.
  */
-export function redisUrl(value: string | undefined): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  const parsed = parseRedisUrl(text);
-  if ('problem' in parsed) {
-    throw new EnvError(
-      `REDIS_URL must be a redis:// or rediss:// URL with a host and, if any, a database number, e.g. redis://:password@redis.internal:6379/0 (the value set ${parsed.problem}); unset it to keep the page cache on each instance.`,
-    );
+export function redis(source: Record<string, string | undefined>): RedisTopology | undefined {
+  const topology = redisTopology(source);
+  if (topology && 'problem' in topology) throw new EnvError(topology.problem);
+  if (topology?.kind === 'single' && topology.caFile) {
+    let pem: string;
+    try {
+      // Loaded when called, not imported: pages that import this module for other settings reach the browser's bundle.
+      pem = process.getBuiltinModule('node:fs').readFileSync(topology.caFile, 'utf8');
+    } catch (error) {
+      throw new EnvError(
+        `REDIS_CA_FILE names a file the server cannot read (${(error as NodeJS.ErrnoException).code}): give the path of the PEM file of the CA that signed Redis's certificate.`,
+      );
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new EnvError(
+        'REDIS_CA_FILE must be a PEM file of certificates (-----BEGIN CERTIFICATE-----): the CA that signed Redis’s certificate.',
+      );
+    }
   }
-  return text;
+  return topology;
 }
 
 /** The namespace of this deployment's keys, or the sentence that says what to set instead. */
@@ -60,11 +74,11 @@ export function revalidateSecret(value: string | undefined): string | undefined 
 
 /** The foundation's own variables; throws an EnvError that says which variable is wrong and how to fix it. */
 export function parseFoundationEnv(source: Record<string, string | undefined>): Omit<ServerEnv, 'product'> {
-  const url = redisUrl(source.REDIS_URL);
+  const topology = redis(source);
   return {
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', source.ENABLE_DIAGNOSTICS),
-    redisUrl: url,
-    redisKeyNamespace: url ? redisKeyNamespace(source) : undefined,
+    redis: topology,
+    redisKeyNamespace: topology ? redisKeyNamespace(source) : undefined,
     revalidateSecret: revalidateSecret(source.REVALIDATE_SECRET),
   };
 }
