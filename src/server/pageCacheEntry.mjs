@@ -43,7 +43,7 @@ export function keyNamespace(env) {
   return keyNamespacePattern.test(name) ? name : undefined;
 }
 
-/** Keys of one deployment's build: `<namespace>:next-page-cache:<buildId>:<Next's key>`. No other reads them. */
+/** The start of one deployment's build's keys, `<namespace>:next-page-cache:<buildId>:` (pageKey adds the rest). */
 export function keyPrefix(namespace, buildId) {
   return `${namespace}:next-page-cache:${buildId}:`;
 }

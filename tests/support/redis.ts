@@ -5,7 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createClient } from '@redis/client';
 
 export const redisBinary = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -338,7 +338,7 @@ export async function startCluster(): Promise<Cluster> {
     }),
   );
   execFileSync(
-    'redis-cli',
+    join(dirname(redisBinary), 'redis-cli'),
     ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-yes'],
     { stdio: 'pipe' },
   );
