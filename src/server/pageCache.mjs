@@ -176,12 +176,12 @@ function sharedRedis(topology, distDir) {
     );
   };
   /**
-   * After a call that worked. Part of a Cluster may be down while the rest answers: Redis counts as back once a call
-   * works pauseMs after the last that failed, or once the connection is ready again (`now`).
+   * After a call that worked, or once the connection is ready again (`now`). Part of a Cluster may be down while the
+   * rest answers: a Cluster counts as back once a call works pauseMs after the last that failed.
    */
   redis.back = (now = false) => {
     if (redis.unavailableSince === undefined) return;
-    if (!now && Date.now() - redis.lastFailure < pauseMs) return;
+    if (!now && topology.kind === 'cluster' && Date.now() - redis.lastFailure < pauseMs) return;
     const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
     redis.unavailableSince = undefined;
     redis.ownCopy.clear();
