@@ -262,16 +262,24 @@ test.describe('Sentinel: three sentinels, a primary and a replica, with password
     test.setTimeout(60_000);
     let ms = 0;
     let promotedMs = 0;
+    const statuses: number[] = [];
     const failover = (async () => {
       await new Promise((done) => setTimeout(done, 1000));
       const lost = Date.now();
       await set.primary.stop();
-      const promoted = (async () => {
-        while ((await set.primaryPort()) !== set.replica.port) await new Promise((done) => setTimeout(done, 50));
-        promotedMs = Date.now() - lost;
-      })();
-      ms = await msUntilShared(members, lost);
-      await promoted;
+      // Until the sentinels name the replica (their own time, which a busy machine stretches), revalidation answers
+      // 503: the page cannot be shared. The instances are then timed from the new primary answering.
+      await expect
+        .poll(
+          async () => {
+            statuses.push((await revalidate(members[0]!.instance.origin, { path: generatedPath })).status);
+            return await set.primaryPort();
+          },
+          { timeout: 15_000, intervals: [100] },
+        )
+        .toBe(set.replica.port);
+      promotedMs = Date.now() - lost;
+      ms = await msUntilShared(members, Date.now());
     })();
     const traffic = await servedThroughout(
       members,
@@ -280,11 +288,13 @@ test.describe('Sentinel: three sentinels, a primary and a replica, with password
     );
     await failover;
     annotate(
-      'Sentinel: ms from the primary’s loss to both instances sharing again',
-      `${ms} (the sentinels named the replica primary after ${promotedMs})`,
+      'Sentinel: ms from the promotion to both instances sharing again',
+      `${ms} (the sentinels named the replica primary ${promotedMs} ms after the loss)`,
     );
     annotate('requests served during it', `${traffic.requests}, max ${traffic.max.toFixed(0)} ms`);
-    expect(await set.primaryPort()).toBe(set.replica.port);
+    // The last may have reached the new primary just before the sentinels were asked.
+    expect(statuses.slice(0, -1).filter((status) => status !== 503)).toEqual([]);
+    expect([200, 503]).toContain(statuses.at(-1));
   });
 });
 
