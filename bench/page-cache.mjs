@@ -1,8 +1,9 @@
 // `npm run bench:page-cache`: what sharing the page cache through Redis costs and how fast a revalidation spreads.
-// One build, standalone servers on loopback, Debian's redis-server on a loopback port of its own. Every phase is
-// bounded in time. Prints, for an ISR page (/examples/generated, a cache hit) on one instance, alternating A B C:
-// A Next's filesystem cache (REDIS_URL unset: today's app), B the shared cache in Redis with its Sentry cache spans, C
-// the same without those spans (bench/no-cache-spans.mjs):
+// One build, standalone servers on loopback, Debian's redis-server on loopback ports of its own. Every phase is
+// bounded in time. Prints, for an ISR page (/examples/generated, a cache hit) on one instance, A B C D E then backwards:
+// A Next's filesystem cache (no Redis: today's app), B the shared cache in one Redis with its Sentry cache spans, C
+// the same without those spans (bench/no-cache-spans.mjs), D through Sentinel (three sentinels, a primary and its
+// replica), E in a three-primary Cluster (D and E with cache spans, as B):
 //   0. one request at a time: latency, server CPU and Redis commands per request (every request reads the cache);
 //   1. under load: req/s, p50/p99, server CPU per request (concurrent requests for one page share one read);
 //   2. three instances from their own copies of the build on one Redis: time from the revalidation route's 200 to all
@@ -11,7 +12,7 @@
 //
 //   npm run bench:page-cache                        # builds .next-bench-cache when it has no build yet (the tests'
 //                                                   # app, composed in .bench-app/page-cache: tests/support/test-app.mjs)
-//   npm run bench:page-cache -- --dist .next-e2e --rounds 2 --seconds 8 --connections 20
+//   npm run bench:page-cache -- --dist .next-e2e --rounds 2 --seconds 8 --connections 20 --port 3219
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +30,7 @@ import {
   startRedisServer,
   startStandalone,
 } from './lib.mjs';
+import { startCluster, startSentinels } from '../tests/support/redis.ts';
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -38,7 +40,9 @@ const revalidations = Number(option('revalidations', 10));
 const page = '/examples/generated';
 const secret = 'bench-revalidate-secret-0123456789abcdef';
 // Below Linux's ephemeral ports (32768+): a client reconnecting to a stopped server there can connect to itself.
-const ports = { ingest: 3219, app: 3220, redis: 0 };
+// --port: the ingest's; the instances take the next three.
+const firstPort = Number(option('port', 3219));
+const ports = { ingest: firstPort, app: firstPort + 1, redis: 0 };
 
 const ingest = startIngest(ports.ingest);
 if (!existsSync(`${dist}/standalone/server.js`)) {
@@ -55,13 +59,20 @@ const redisUrl = `redis://127.0.0.1:${ports.redis}`;
 const startRedis = () => startRedisServer(ports.redis);
 const redisCommand = (...args) => redisCommandOn(redisUrl, ...args);
 
-/** Commands Redis ran since start, all kinds together (INFO commandstats). */
-async function redisCommands() {
-  const info = String(await redisCommand('INFO', 'commandstats'));
-  return [...info.matchAll(/^cmdstat_\w+:calls=(\d+)/gm)].reduce((sum, [, calls]) => sum + Number(calls), 0);
+/** Commands the Redis servers at `urls` ran since start, all kinds together (INFO commandstats). */
+async function redisCommands(urls = [redisUrl]) {
+  let sum = 0;
+  for (const url of urls) {
+    const info = String(await redisCommandOn(url, 'INFO', 'commandstats'));
+    sum += [...info.matchAll(/^cmdstat_\w+:calls=(\d+)/gm)].reduce((total, [, calls]) => total + Number(calls), 0);
+  }
+  return sum;
 }
 
-/** A standalone server from its own copy of the build; `noCacheSpans` preloads the switch that drops them. */
+/**
+ * A standalone server from its own copy of the build; `redis`: the page cache's Redis settings (REDIS_URL and the
+ * like), none for the filesystem cache; `noCacheSpans` preloads the switch that drops the cache spans.
+ */
 async function startApp(port, { redis, noCacheSpans = false }) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cache-'));
   cpSync(`${dist}/standalone`, dir, { recursive: true });
@@ -71,7 +82,7 @@ async function startApp(port, { redis, noCacheSpans = false }) {
     SENTRY_DSN: ingest.dsn,
     REVALIDATE_SECRET: secret,
     ...(noCacheSpans ? { NODE_OPTIONS: `--import ${resolve('bench/no-cache-spans.mjs')}` } : {}),
-    ...(redis ? { REDIS_URL: redisUrl } : {}),
+    ...redis,
   });
   const stop = () => {
     app.stop();
@@ -89,19 +100,42 @@ const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 // 0. One request at a time, so that every request reads the cache once (concurrent requests for one page share one
 // read in Next's response cache, which hides the per-hit cost under load): server CPU and Redis commands per request.
 let redisProcess = await startRedis();
+const sentinels = await startSentinels();
+const redisCluster = await startCluster();
+cleanups.push(
+  () => void sentinels.stop(),
+  () => void redisCluster.stop(),
+);
+const single = { REDIS_URL: redisUrl };
+/** `nodes`: where its pages are written (FLUSHALL before each run, commands counted). */
 const variants = [
-  { name: 'A filesystem cache (REDIS_URL unset)', redis: false },
-  { name: 'B Redis, with cache spans', redis: true },
-  { name: 'C Redis, without cache spans', redis: true, noCacheSpans: true },
+  { name: 'A filesystem cache (no Redis)', nodes: [] },
+  { name: 'B one Redis, with cache spans', redis: single, nodes: [redisUrl] },
+  { name: 'C one Redis, without cache spans', redis: single, noCacheSpans: true, nodes: [redisUrl] },
+  {
+    name: 'D Sentinel, with cache spans',
+    redis: { REDIS_SENTINELS: sentinels.sentinels, REDIS_SENTINEL_PRIMARY: sentinels.name },
+    nodes: [sentinels.primary.url],
+  },
+  {
+    name: 'E Cluster, with cache spans',
+    redis: { REDIS_CLUSTER_NODES: redisCluster.addresses },
+    nodes: redisCluster.nodes.map((node) => node.url),
+  },
 ];
+/** Every other round backwards, so that no variant always runs last on a machine whose load drifts. */
+const inTurn = (round) => (round % 2 ? [...variants].reverse() : variants);
+const flush = async (variant) => {
+  for (const url of variant.nodes) await redisCommandOn(url, 'FLUSHALL');
+};
 const sequential = Object.fromEntries(variants.map((v) => [v.name, []]));
 const oneAtATime = 400;
 for (let round = 0; round < rounds; round++) {
-  for (const variant of variants) {
-    await redisCommand('FLUSHALL');
+  for (const variant of inTurn(round)) {
+    await flush(variant);
     const app = await startApp(ports.app, variant);
     for (let i = 0; i < 50; i++) await (await fetch(`${app.origin}${page}`)).text();
-    const commandsBefore = await redisCommands();
+    const commandsBefore = await redisCommands(variant.nodes);
     const cpuBefore = cpuMs(app.server.pid);
     const started = performance.now();
     for (let i = 0; i < oneAtATime; i++) await (await fetch(`${app.origin}${page}`)).text();
@@ -109,28 +143,32 @@ for (let round = 0; round < rounds; round++) {
     sequential[variant.name].push({
       msPerRequest: elapsed / oneAtATime,
       cpuMsPerRequest: (cpuMs(app.server.pid) - cpuBefore) / oneAtATime,
-      // INFO itself counts once.
-      commandsPerRequest: ((await redisCommands()) - commandsBefore - 1) / oneAtATime,
+      // INFO itself counts once per node.
+      commandsPerRequest: ((await redisCommands(variant.nodes)) - commandsBefore - variant.nodes.length) / oneAtATime,
     });
     app.stop();
     await sleep(500);
   }
 }
-const [sa, sb, sc] = variants.map((v) => ({
+const [sa, sb, sc, sd, se] = variants.map((v) => ({
   ms: mean(sequential[v.name].map((r) => r.msPerRequest)),
   cpu: mean(sequential[v.name].map((r) => r.cpuMsPerRequest)),
   commands: mean(sequential[v.name].map((r) => r.commandsPerRequest)),
 }));
-console.log(`\n0. ${page} (a cache hit), ${oneAtATime} requests one at a time, ${rounds} rounds, A B C alternating:`);
+console.log(
+  `\n0. ${page} (a cache hit), ${oneAtATime} requests one at a time, ${rounds} rounds, A B C D E, then E D C B A:`,
+);
 console.table(
   variants.map((v, i) => {
-    const s = [sa, sb, sc][i];
+    const s = [sa, sb, sc, sd, se][i];
     return {
       variant: v.name,
       'ms/request': s.ms.toFixed(2),
       'server CPU ms/request': s.cpu.toFixed(3),
       'Redis commands/request': s.commands.toFixed(2),
       'CPU vs A': (s.cpu / sa.cpu).toFixed(2),
+      'ms vs B': (s.ms / sb.ms).toFixed(2),
+      'CPU vs B': (s.cpu / sb.cpu).toFixed(2),
     };
   }),
 );
@@ -138,17 +176,17 @@ console.log(
   `Cache spans, one read per request (B against C): server CPU per request ${(sb.cpu / sc.cpu).toFixed(3)}x.`,
 );
 
-// 1. The ISR page's hit path under load, A B C A B C.
+// 1. The ISR page's hit path under load, A B C D E E D C B A.
 const results = Object.fromEntries(variants.map((v) => [v.name, []]));
 for (let round = 0; round < rounds; round++) {
-  for (const variant of variants) {
-    await redisCommand('FLUSHALL');
+  for (const variant of inTurn(round)) {
+    await flush(variant);
     const app = await startApp(ports.app, variant);
     await fetch(`${app.origin}${page}`);
-    const commandsBefore = await redisCommands();
+    const commandsBefore = await redisCommands(variant.nodes);
     const result = await load(app.origin, page, app.server.pid, { connections, seconds });
-    // INFO itself counts once; warm-up requests (2 s, in `load`) are counted with their own total.
-    const commands = (await redisCommands()) - commandsBefore - 1;
+    // INFO itself counts once per node; warm-up requests (2 s, in `load`) are counted with their own total.
+    const commands = (await redisCommands(variant.nodes)) - commandsBefore - variant.nodes.length;
     results[variant.name].push({
       ...result,
       commandsPerRequest: variant.redis ? commands / (result.requests + result.warmUpRequests) : 0,
@@ -168,13 +206,13 @@ const summary = (name) => {
     commands: mean(runs.map((r) => r.commandsPerRequest)),
   };
 };
-const [a, b, c] = variants.map((v) => summary(v.name));
+const [a, b, c, d, e] = variants.map((v) => summary(v.name));
 console.log(
-  `\n1. ${page} (a cache hit), one instance, ${connections} connections, ${rounds} rounds of 2 s warm-up + ${seconds} s, A B C alternating:`,
+  `\n1. ${page} (a cache hit), one instance, ${connections} connections, ${rounds} rounds of 2 s warm-up + ${seconds} s, A B C D E, then E D C B A:`,
 );
 console.table(
   variants.map((v, i) => {
-    const s = [a, b, c][i];
+    const s = [a, b, c, d, e][i];
     return {
       variant: v.name,
       'req/s': Math.round(s.rps),
@@ -184,6 +222,7 @@ console.table(
       errors: s.errors,
       'req/s vs A': (s.rps / a.rps).toFixed(2),
       'CPU vs A': (s.cpu / a.cpu).toFixed(2),
+      'CPU vs B': (s.cpu / b.cpu).toFixed(2),
     };
   }),
 );
@@ -191,10 +230,16 @@ console.log(
   `Cache spans under load (B against C; only the requests that did not share another's read make one): req/s ${(b.rps / c.rps).toFixed(3)}x, server CPU per request ${(b.cpu / c.cpu).toFixed(3)}x.`,
 );
 
+console.log(
+  `An ISR hit one at a time against one Redis (B): through Sentinel (D) ${(sd.ms / sb.ms).toFixed(2)}x the time and ${(sd.cpu / sb.cpu).toFixed(2)}x the server CPU, in a Cluster (E) ${(se.ms / sb.ms).toFixed(2)}x and ${(se.cpu / sb.cpu).toFixed(2)}x.`,
+);
+await sentinels.stop();
+await redisCluster.stop();
+
 // 2. Revalidation reaching three instances.
 await redisCommand('FLUSHALL');
 const cluster = [];
-for (let i = 0; i < 3; i++) cluster.push(await startApp(ports.app + 1 + i, { redis: true }));
+for (let i = 0; i < 3; i++) cluster.push(await startApp(ports.app + i, { redis: single }));
 const spread = [];
 for (let i = 0; i < revalidations; i++) {
   const before = await generatedAt(cluster[0].origin);
@@ -220,7 +265,7 @@ console.log(
 cluster.forEach((app) => app.stop());
 
 // 3. Redis killed and restarted under load.
-const app = await startApp(ports.app, { redis: true });
+const app = await startApp(ports.app, { redis: single });
 await fetch(`${app.origin}${page}`);
 const outage = (async () => {
   await sleep(2000);

@@ -1,7 +1,7 @@
 // What the app's server code reads of its environment: the foundation's settings (./settings.mts, which the server
 // preload reads too), the shared page cache's Redis, and the product's own variables (./productEnv.ts), validated
 // together at start. Each variable is documented in README.md (Configuration) and .env.example.
-import { keyNamespace, keyNamespacePattern, parseRedisUrl } from '../server/pageCacheEntry.mjs';
+import { keyNamespace, keyNamespacePattern, redisTopology, type RedisTopology } from '../server/pageCacheEntry.mjs';
 import { EnvError, flag } from './envChecks.mts';
 import { parseProductEnv, type ProductEnv } from './productEnv';
 import { inlinedBuildValues, parseSettings, processEnvironment, serverSettings, type Settings } from './settings.mts';
@@ -9,28 +9,42 @@ import { inlinedBuildValues, parseSettings, processEnvironment, serverSettings, 
 export { EnvError, flag };
 
 export interface ServerEnv extends Settings {
-  /** REDIS_URL: every instance shares one page cache through this Redis; unset, each keeps its own on disk. */
-  redisUrl: string | undefined;
-  /** With REDIS_URL: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
+  /**
+   * REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: every instance shares one page cache through this Redis; unset,
+   * each keeps its own on disk.
+   */
+  redis: RedisTopology | undefined;
+  /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
   /** The product's own settings (./productEnv.ts). */
   product: ProductEnv;
 }
 
 /**
- * A redis:// or rediss:// URL that the Redis client can use (parsed as it parses it); user and password may be in it,
- * and never appear in a message.
+ * The Redis the page cache uses (pageCacheEntry.mjs's redisTopology says which variables make it), checked as the
+ * client will read it; a password may be in the settings and never appears in a message. REDIS_CA_FILE must be a
+ * readable PEM file of certificates.
  */
-export function redisUrl(value: string | undefined): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  const parsed = parseRedisUrl(text);
-  if ('problem' in parsed) {
-    throw new EnvError(
-      `REDIS_URL must be a redis:// or rediss:// URL with a host and, if any, a database number, e.g. redis://:password@redis.internal:6379/0 (the value set ${parsed.problem}); unset it to keep the page cache on each instance.`,
-    );
+export function redis(source: Record<string, string | undefined>): RedisTopology | undefined {
+  const topology = redisTopology(source);
+  if (topology && 'problem' in topology) throw new EnvError(topology.problem);
+  if (topology?.kind === 'single' && topology.caFile) {
+    let pem: string;
+    try {
+      // Loaded when called, not imported: pages that import this module for other settings reach the browser's bundle.
+      pem = process.getBuiltinModule('node:fs').readFileSync(topology.caFile, 'utf8');
+    } catch (error) {
+      throw new EnvError(
+        `REDIS_CA_FILE names a file the server cannot read (${(error as NodeJS.ErrnoException).code}): give the path of the PEM file of the CA that signed Redis's certificate.`,
+      );
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new EnvError(
+        'REDIS_CA_FILE must be a PEM file of certificates (-----BEGIN CERTIFICATE-----): the CA that signed Redis’s certificate.',
+      );
+    }
   }
-  return text;
+  return topology;
 }
 
 /** The namespace of this deployment's keys, or the sentence that says what to set instead. */
@@ -43,9 +57,9 @@ export function redisKeyNamespace(source: Record<string, string | undefined>): s
   );
 }
 
-function redisSettings(source: Record<string, string | undefined>): Pick<ServerEnv, 'redisUrl' | 'redisKeyNamespace'> {
-  const url = redisUrl(source.REDIS_URL);
-  return { redisUrl: url, redisKeyNamespace: url ? redisKeyNamespace(source) : undefined };
+function redisSettings(source: Record<string, string | undefined>): Pick<ServerEnv, 'redis' | 'redisKeyNamespace'> {
+  const topology = redis(source);
+  return { redis: topology, redisKeyNamespace: topology ? redisKeyNamespace(source) : undefined };
 }
 
 /** The foundation's own variables; throws an EnvError that says which variable is wrong and how to fix it. */

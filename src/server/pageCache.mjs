@@ -1,10 +1,10 @@
 // Next's incremental cache (pages with getStaticProps and their data), shared by every instance through one Redis. The
-// server hands it to Next at start (src/server/startup.ts); without REDIS_URL it is Next's own filesystem cache, with
+// server hands it to Next at start (src/server/startup.ts); without Redis it is Next's own filesystem cache, with
 // a bound on the pages it keeps on disk. Plain JavaScript, so that the unit tests and Next's build both load it as it
 // is. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, ErrorReply } from '@redis/client';
+import { ConnectionTimeoutError, createClient, createCluster, createSentinel, ErrorReply } from '@redis/client';
 import fileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
 import {
   decodeEntry,
@@ -13,8 +13,10 @@ import {
   keyNamespace,
   keyPrefix,
   keySeconds,
+  lockKey,
   maxEntryChars,
-  parseRedisUrl,
+  pageKey,
+  redisTopology,
   seedCacheControl,
 } from './pageCacheEntry.mjs';
 
@@ -97,24 +99,89 @@ function boundDisk(files, disk, key) {
   }
 }
 
-/** One connection per process, shared by every handler (Next makes one handler per request). */
-function sharedRedis(url, distDir) {
-  // REDIS_URL and the namespace were checked at start (src/config/env.ts), which stops the server if they are unusable.
-  const address = parseRedisUrl(url).address ?? 'REDIS_URL';
+/** Node's codes for a TLS certificate that does not verify against the CAs the client trusts. */
+const certificateCodes = /^(?:UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_CERT_)/;
+
+/**
+ * Why Redis is unavailable, in words an operator acts on. Over TLS, a certificate that does not verify says to give its
+ * CA; a handshake that never completes (a Redis without TLS behind rediss:// waits for a command, answering nothing)
+ * says to check that Redis speaks TLS.
+ */
+export function unavailableReason(error, tls = false) {
+  const code = String(typeof error === 'object' && error ? (error.code ?? error.message) : error);
+  if (certificateCodes.test(code)) return `its TLS certificate does not verify: ${code}; give its CA in REDIS_CA_FILE`;
+  if (tls && (error instanceof ConnectionTimeoutError || code.startsWith('ERR_SSL_'))) {
+    return `no TLS handshake within ${connectTimeoutMs} ms: ${code}; if it runs without TLS, use redis://`;
+  }
+  return code;
+}
+
+/**
+ * How long one attempt to connect may take: the client's own default. No request waits for a connection longer than
+ * callTimeoutMs, so this only decides when a connection that hangs counts as failed; on the loaded test machine a
+ * TLS handshake during an instance's start took over 2 s.
+ */
+const connectTimeoutMs = 5000;
+
+/** Every topology's connections: attempts bounded as above, retried within pauseMs. */
+const socket = {
+  connectTimeout: connectTimeoutMs,
+  reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, pauseMs),
+};
+
+/**
+ * The client of the topology the environment names, behind one interface: `get`, `send` (a command whose second word
+ * is its key, if it has one) and `handle`, the client itself. A command while disconnected fails at once instead of
+ * waiting in a queue for a Redis that may not come back.
+ */
+function clientFor(topology) {
+  if (topology.kind === 'sentinel') {
+    // It follows the primary: on READONLY or a lost connection it asks the sentinels where the primary is now.
+    const sentinel = createSentinel({
+      name: topology.primary,
+      sentinelRootNodes: topology.sentinels,
+      nodeClientOptions: { password: topology.password, disableOfflineQueue: true, socket },
+      sentinelClientOptions: { password: topology.sentinelPassword, socket },
+    });
+    return {
+      handle: sentinel,
+      get: (key) => sentinel.get(key),
+      send: (command) => sentinel.sendCommand(false, command),
+    };
+  }
+  if (topology.kind === 'cluster') {
+    // The nodes given are where it learns the cluster's slots; every node it then finds gets `defaults`.
+    const cluster = createCluster({
+      rootNodes: topology.nodes.map(({ host, port }) => ({ socket: { host, port } })),
+      defaults: { password: topology.password, disableOfflineQueue: true, socket },
+    });
+    return {
+      handle: cluster,
+      get: (key) => cluster.get(key),
+      send: (command) => cluster.sendCommand(command[1], false, command),
+    };
+  }
   const client = createClient({
-    url,
-    // A command while disconnected fails at once instead of waiting in a queue for a Redis that may not come back.
+    url: topology.url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: callTimeoutMs, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, pauseMs) },
+    socket: { ...socket, ...(topology.caFile ? { ca: readFileSync(topology.caFile) } : {}) },
   });
+  return { handle: client, get: (key) => client.get(key), send: (command) => client.sendCommand(command) };
+}
+
+/** One connection per process, shared by every handler (Next makes one handler per request). */
+function sharedRedis(topology, distDir) {
+  const address = topology.address;
   const redis = {
-    client,
+    client: undefined,
+    tls: topology.kind === 'single' && topology.url.startsWith('rediss://'),
     prefix: keyPrefix(keyNamespace(process.env), readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
     prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')),
     /** Entries written while Redis was unavailable, with their sizes, read until it is back; the oldest go first. */
     ownCopy: new Map(),
     ownCopyChars: 0,
     unavailableSince: undefined,
+    warned: false,
     /** Since when Redis answers but refuses writes (out of memory, a read-only replica): pages are not shared. */
     refusingWritesSince: undefined,
     /** Writes that did not reach Redis, ever: POST /api/revalidate compares it before and after its page's write. */
@@ -122,21 +189,34 @@ function sharedRedis(url, distDir) {
     pausedUntil: 0,
     firstConnection: undefined,
     evictionChecked: false,
+    lastFailure: 0,
+    reconnectedAt: 0,
   };
-  /** One warning per outage, naming the host but never the credentials. */
+  /**
+   * One warning per outage, naming the host but never the credentials. Without a `reason` (a request found no
+   * connection yet) the outage counts, and the warning waits for the client to say why.
+   */
   redis.lost = (reason) => {
-    if (redis.unavailableSince !== undefined) return;
-    redis.unavailableSince = Date.now();
+    redis.unavailableSince ??= Date.now();
+    if (redis.warned || reason === undefined) return;
+    redis.warned = true;
     console.warn(
-      `Page cache: Redis at ${address} is unavailable (${reason}); each instance renders and keeps pages on its own until it is back. Check REDIS_URL and that Redis runs.`,
+      `Page cache: Redis at ${address} is unavailable (${reason}); each instance renders and keeps pages on its own until it is back. Check the Redis settings (docs/scaling-out.md) and that Redis runs.`,
     );
   };
-  redis.back = () => {
+  /**
+   * After a call that worked, or once the connection is ready again (`now`). Part of a Cluster may be down while the
+   * rest answers: a Cluster counts as back once a call works pauseMs after the last that failed.
+   */
+  redis.back = (now = false) => {
     if (redis.unavailableSince === undefined) return;
+    if (!now && topology.kind === 'cluster' && Date.now() - redis.lastFailure < pauseMs) return;
     const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
     redis.unavailableSince = undefined;
     redis.ownCopy.clear();
     redis.ownCopyChars = 0;
+    if (!redis.warned) return;
+    redis.warned = false;
     console.info(`Page cache: Redis at ${address} answers again after ${seconds} s; pages are shared again.`);
   };
   /** One warning per episode of refused writes, with Redis's own reason (OOM, READONLY, MISCONF). */
@@ -147,18 +227,44 @@ function sharedRedis(url, distDir) {
       `Page cache: Redis at ${address} refused a write (${reason}); pages regenerated here are not shared and POST /api/revalidate answers 503 until it takes writes again. Give Redis maxmemory with an evicting maxmemory-policy, or point REDIS_URL at the primary (docs/scaling-out.md).`,
     );
   };
+  /**
+   * A new connection (its address resolved again), as after a failover the address names the new primary while the
+   * old one, now a replica, answers READONLY on the connection kept. At most once per pauseMs.
+   */
+  redis.reconnect = () => {
+    if (Date.now() - redis.reconnectedAt < pauseMs) return;
+    redis.reconnectedAt = Date.now();
+    const previous = redis.client.handle;
+    open();
+    void Promise.resolve(previous.destroy()).catch(() => {});
+  };
   redis.accepted = () => {
     if (redis.refusingWritesSince === undefined) return;
     const seconds = ((Date.now() - redis.refusingWritesSince) / 1000).toFixed(1);
     redis.refusingWritesSince = undefined;
     console.info(`Page cache: Redis at ${address} takes writes again after ${seconds} s; pages are shared again.`);
   };
-  client.on('error', (error) => redis.lost(error.code ?? error.message));
-  client.on('ready', () => {
-    redis.back();
-    if (!redis.evictionChecked) void checkEviction(redis, address);
-  });
-  redis.firstConnection = client.connect().catch(() => {});
+  function open() {
+    const client = clientFor(topology);
+    redis.client = client;
+    client.handle.on('error', (error) => {
+      redis.lastFailure = Date.now();
+      redis.lost(unavailableReason(error, redis.tls));
+    });
+    // A Cluster says `connect` once it knows its slots; the others `ready` on each connection.
+    client.handle.on(topology.kind === 'cluster' ? 'connect' : 'ready', () => {
+      redis.back(true);
+      if (!redis.evictionChecked) void checkEviction(redis, address);
+    });
+    // A Sentinel or Cluster client that finds none of its nodes at start gives up: a new one tries again.
+    redis.firstConnection = client.handle.connect().catch((error) => {
+      if (redis.client !== client) return;
+      redis.lastFailure = Date.now();
+      redis.lost(unavailableReason(error, redis.tls));
+      setTimeout(() => redis.client === client && open(), pauseMs).unref();
+    });
+  }
+  open();
   return redis;
 }
 
@@ -181,10 +287,13 @@ const redisKey = Symbol.for('app.pageCache.redis');
 
 /** The process's Redis connection, or undefined when the cache is Next's filesystem cache. */
 function redisFor(ctx) {
-  const url = process.env.REDIS_URL?.trim();
+  // Checked at start (src/config/env.ts), which stops the server if the settings are unusable.
+  const topology = redisTopology(process.env);
   // The build prerenders into its own directory; Redis is for the running instances.
-  if (!url || ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) return undefined;
-  return (globalThis[redisKey] ??= sharedRedis(url, join(ctx.serverDistDir, '..')));
+  if (!topology || ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) {
+    return undefined;
+  }
+  return (globalThis[redisKey] ??= sharedRedis(topology, join(ctx.serverDistDir, '..')));
 }
 
 /**
@@ -193,12 +302,13 @@ function redisFor(ctx) {
  */
 async function call(redis, command) {
   // The first connection is waited for (bounded), so that an instance's first requests share too.
-  if (!redis.client.isReady && redis.firstConnection) {
+  if (!redis.client.handle.isReady && redis.firstConnection) {
     await Promise.race([redis.firstConnection, new Promise((done) => setTimeout(done, callTimeoutMs))]);
     redis.firstConnection = undefined;
   }
-  if (!redis.client.isReady) {
-    redis.lost('no connection');
+  if (!redis.client.handle.isReady) {
+    redis.lastFailure = Date.now();
+    redis.lost();
     throw new RedisUnavailable('not connected');
   }
   if (Date.now() < redis.pausedUntil) throw new RedisUnavailable('paused');
@@ -217,7 +327,8 @@ async function call(redis, command) {
     // A reply that is an error (a foreign key of another type) is an answer: Redis is fine.
     if (error instanceof ErrorReply) throw error;
     if (error instanceof RedisUnavailable) redis.pausedUntil = Date.now() + pauseMs;
-    redis.lost(error.message);
+    redis.lastFailure = Date.now();
+    redis.lost(unavailableReason(error, redis.tls));
     throw error instanceof RedisUnavailable ? error : new RedisUnavailable(error.message);
   } finally {
     clearTimeout(timer);
@@ -238,13 +349,8 @@ async function checkEviction(redis, address) {
   let maxmemory;
   let policy;
   try {
-    maxmemory = Number(
-      configValue(await call(redis, (c) => c.sendCommand(['CONFIG', 'GET', 'maxmemory'])), 'maxmemory'),
-    );
-    policy = configValue(
-      await call(redis, (c) => c.sendCommand(['CONFIG', 'GET', 'maxmemory-policy'])),
-      'maxmemory-policy',
-    );
+    maxmemory = Number(configValue(await call(redis, (c) => c.send(['CONFIG', 'GET', 'maxmemory'])), 'maxmemory'));
+    policy = configValue(await call(redis, (c) => c.send(['CONFIG', 'GET', 'maxmemory-policy'])), 'maxmemory-policy');
   } catch (error) {
     console.info(
       `Page cache: could not read the memory settings of Redis at ${address} (${error.message}); make sure it has maxmemory and an evicting maxmemory-policy such as allkeys-lru (docs/scaling-out.md).`,
@@ -267,12 +373,13 @@ async function checkEviction(redis, address) {
  */
 async function write(redis, commands) {
   try {
-    const replies = await call(redis, (client) => Promise.all(commands.map((command) => client.sendCommand(command))));
+    const replies = await call(redis, (client) => Promise.all(commands.map((command) => client.send(command))));
     redis.accepted();
     return replies;
   } catch (error) {
     redis.failedWrites++;
     if (error instanceof ErrorReply) redis.refused(error.message);
+    if (error instanceof ErrorReply && error.message.startsWith('READONLY')) redis.reconnect();
     throw error;
   }
 }
@@ -306,7 +413,7 @@ export default class PageCacheHandler {
   async #read(redis, key, ctx) {
     let text;
     try {
-      text = await call(redis, (client) => client.get(redis.prefix + key));
+      text = await call(redis, (client) => client.get(pageKey(redis.prefix, key)));
     } catch (error) {
       if (!(error instanceof ErrorReply)) {
         return { entry: redis.ownCopy.get(key)?.entry ?? (await this.files.get(key, ctx)) };
@@ -322,7 +429,7 @@ export default class PageCacheHandler {
     if (!isStale(entry, Date.now())) return { entry, hit: true, size: text.length };
     // One instance regenerates a stale page for the whole cluster; the others serve it as it is meanwhile.
     const regenerate = await write(redis, [
-      ['SET', `${redis.prefix}lock:${key}`, '1', 'NX', 'PX', String(regenerationLockMs)],
+      ['SET', lockKey(redis.prefix, key), '1', 'NX', 'PX', String(regenerationLockMs)],
     ]).then(
       ([reply]) => reply,
       () => 'OK',
@@ -346,8 +453,8 @@ export default class PageCacheHandler {
     const seconds = String(keySeconds(seed.cacheControl));
     const command =
       how === 'replacing it'
-        ? ['SET', redis.prefix + key, text, 'EX', seconds]
-        : ['SET', redis.prefix + key, text, 'NX', 'GET', 'EX', seconds];
+        ? ['SET', pageKey(redis.prefix, key), text, 'EX', seconds]
+        : ['SET', pageKey(redis.prefix, key), text, 'NX', 'GET', 'EX', seconds];
     const current = await write(redis, [command]).then(
       ([reply]) => reply,
       () => null,
@@ -377,9 +484,9 @@ export default class PageCacheHandler {
       try {
         await write(redis, [
           kept
-            ? ['SET', redis.prefix + key, text, 'EX', String(keySeconds(entry.cacheControl))]
-            : ['DEL', redis.prefix + key],
-          ['DEL', `${redis.prefix}lock:${key}`],
+            ? ['SET', pageKey(redis.prefix, key), text, 'EX', String(keySeconds(entry.cacheControl))]
+            : ['DEL', pageKey(redis.prefix, key)],
+          ['DEL', lockKey(redis.prefix, key)],
         ]);
       } catch (error) {
         if (!(error instanceof ErrorReply)) keepOwnCopy(redis, key, kept ? { entry, size: text.length } : undefined);

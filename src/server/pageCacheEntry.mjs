@@ -43,9 +43,22 @@ export function keyNamespace(env) {
   return keyNamespacePattern.test(name) ? name : undefined;
 }
 
-/** Keys of one deployment's build: `<namespace>:next-page-cache:<buildId>:<Next's key>`. No other reads them. */
+/** The start of one deployment's build's keys, `<namespace>:next-page-cache:<buildId>:` (pageKey adds the rest). */
 export function keyPrefix(namespace, buildId) {
   return `${namespace}:next-page-cache:${buildId}:`;
+}
+
+/**
+ * The key of a page: Next's key inside a hash tag, so that the page and its regeneration lock (lockKey) sit in one slot
+ * of a Redis Cluster. A page's key is the start of its lock's key and holds a whole tag: both hash alike.
+ */
+export function pageKey(prefix, key) {
+  return `${prefix}{${key}}`;
+}
+
+/** The key of the short lock that lets one instance regenerate a stale page for all: in its page's slot. */
+export function lockKey(prefix, key) {
+  return `${pageKey(prefix, key)}:lock`;
 }
 
 /**
@@ -158,4 +171,96 @@ export function seedCacheControl(prerenderManifest, key) {
   const route = prerenderManifest?.routes?.[pagePath === '/index' ? '/' : pagePath.replace(/^\/index\//, '/')];
   if (!route) return undefined;
   return { revalidate: route.initialRevalidateSeconds, expire: route.initialExpireSeconds };
+}
+
+/** `host:port` (an IPv6 host in brackets), as Sentinel and Cluster addresses are written; undefined if it is not one. */
+function hostAndPort(text) {
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65_535) return undefined;
+  return { host: match[1] ?? match[2], port };
+}
+
+/** A comma-separated list of `host:port`, or the sentence that says what is wrong with it (never its values). */
+function addressList(name, text) {
+  const entries = text.split(',').filter((entry) => entry.trim());
+  const addresses = entries.map(hostAndPort);
+  if (addresses.length === 0 || addresses.some((address) => !address)) {
+    return { problem: `${name} must list host:port addresses separated by commas, e.g. 10.0.0.1:26379,10.0.0.2:26379` };
+  }
+  return { addresses };
+}
+
+const set = (value) => (value?.trim() ? value.trim() : undefined);
+
+/**
+ * Which Redis the page cache uses, from the environment: one Redis (REDIS_URL, with REDIS_CA_FILE for a private CA),
+ * a primary found through Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_PRIMARY), or a Cluster (REDIS_CLUSTER_NODES);
+ * REDIS_PASSWORD and REDIS_SENTINEL_PASSWORD give the last two their passwords. Undefined when none is set;
+ * `{ problem }`, a sentence naming the variable and never a value, when the settings are unusable. `address` names it in
+ * log lines.
+ */
+export function redisTopology(env) {
+  const url = set(env.REDIS_URL);
+  const sentinels = set(env.REDIS_SENTINELS);
+  const clusterNodes = set(env.REDIS_CLUSTER_NODES);
+  const password = set(env.REDIS_PASSWORD);
+  const caFile = set(env.REDIS_CA_FILE);
+  const chosen = [url && 'REDIS_URL', sentinels && 'REDIS_SENTINELS', clusterNodes && 'REDIS_CLUSTER_NODES'].filter(
+    Boolean,
+  );
+  if (chosen.length > 1) {
+    return { problem: `${chosen.join(' and ')} are both set: set one of them, for the one Redis the page cache uses.` };
+  }
+  if (caFile && !url?.startsWith('rediss://')) {
+    return { problem: 'REDIS_CA_FILE is for a rediss:// REDIS_URL (TLS): set one, or unset REDIS_CA_FILE.' };
+  }
+  if (password && !sentinels && !clusterNodes) {
+    return {
+      problem:
+        'REDIS_PASSWORD is for REDIS_SENTINELS or REDIS_CLUSTER_NODES; with REDIS_URL, give the password in the URL.',
+    };
+  }
+  if (set(env.REDIS_SENTINEL_PASSWORD) && !sentinels) {
+    return { problem: 'REDIS_SENTINEL_PASSWORD is for REDIS_SENTINELS: set them, or unset it.' };
+  }
+  if (url) {
+    const parsed = parseRedisUrl(url);
+    if ('problem' in parsed) {
+      return {
+        problem: `REDIS_URL must be a redis:// or rediss:// URL with a host and, if any, a database number, e.g. redis://:password@redis.internal:6379/0 (the value set ${parsed.problem}); unset it to keep the page cache on each instance.`,
+      };
+    }
+    return { kind: 'single', url, caFile, address: parsed.address };
+  }
+  if (sentinels) {
+    const list = addressList('REDIS_SENTINELS', sentinels);
+    if ('problem' in list) return list;
+    const primary = set(env.REDIS_SENTINEL_PRIMARY);
+    if (!primary || !/^[A-Za-z0-9._-]{1,64}$/.test(primary)) {
+      return {
+        problem:
+          'REDIS_SENTINEL_PRIMARY must name the primary the sentinels watch (the name in their `sentinel monitor` line, e.g. mymaster).',
+      };
+    }
+    return {
+      kind: 'sentinel',
+      primary,
+      sentinels: list.addresses,
+      password,
+      sentinelPassword: set(env.REDIS_SENTINEL_PASSWORD),
+      address: `primary ${primary} of sentinels ${list.addresses.map(({ host, port }) => `${host}:${port}`).join(',')}`,
+    };
+  }
+  if (clusterNodes) {
+    const list = addressList('REDIS_CLUSTER_NODES', clusterNodes);
+    if ('problem' in list) return list;
+    return {
+      kind: 'cluster',
+      nodes: list.addresses,
+      password,
+      address: `cluster ${list.addresses.map(({ host, port }) => `${host}:${port}`).join(',')}`,
+    };
+  }
+  return undefined;
 }

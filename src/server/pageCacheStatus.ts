@@ -1,5 +1,5 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
-// (src/server/pageCache.mjs), which it keeps on globalThis only with REDIS_URL.
+// (src/server/pageCache.mjs), which it keeps on globalThis only with Redis.
 import { serverEnv } from '../config/env';
 import { pageCacheRedis } from '../processGlobals.mts';
 
@@ -18,7 +18,7 @@ export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable' | 're
 const sharedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
 
 export function pageCacheStatus(): PageCacheStatus {
-  if (!serverEnv().redisUrl) return 'filesystem';
+  if (!serverEnv().redis) return 'filesystem';
   const redis = sharedRedis();
   if (redis?.unavailableSince !== undefined) return 'redis-unavailable';
   return redis?.refusingWritesSince === undefined ? 'redis' : 'redis-degraded';

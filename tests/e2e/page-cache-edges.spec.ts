@@ -146,7 +146,7 @@ test.describe('two instances on one Redis', () => {
       const stagingPage = await served(staging.instance.origin);
       expect(stagingPage.generatedAt).not.toBe(before.generatedAt);
       expect((await served(production.origin)).generatedAt).toBe(before.generatedAt);
-      const keys = (await redis.command('KEYS', `*$${generatedPath}`)) as string[];
+      const keys = (await redis.command('KEYS', `*$${generatedPath}}`)) as string[];
       expect(keys.map((key) => key.split(':')[0]).sort()).toEqual(['production', 'staging']);
     } finally {
       await stopAll([staging]);

@@ -3,6 +3,7 @@ import { startInstance, startNginx, type Nginx } from '../support/cluster';
 import { e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
 import {
   generatedPath,
+  load,
   member,
   revalidate,
   secret,
@@ -159,7 +160,7 @@ test.describe('three instances, each from its own copy of the build, share one R
   });
 
   test('a corrupt or foreign value under a page’s key is a miss: the page is regenerated, not an error', async () => {
-    const keys = (await redis.command('KEYS', `*$${generatedPath}`)) as string[];
+    const keys = (await redis.command('KEYS', `*$${generatedPath}}`)) as string[];
     expect(keys).toHaveLength(1);
     await redis.command('SET', keys[0]!, '{"not":"a page"');
     const page = await served(members[0]!.instance.origin);
@@ -276,33 +277,6 @@ test.describe('the revalidation route’s bad inputs', () => {
     expect(single.instance.output()).not.toContain(secret);
   });
 });
-
-/**
- * Requests `paths` round-robin from `workers` loops until `until` resolves: every status and latency. `fresh`: each
- * request on a new connection. A graceful nginx reload closes idle keep-alive connections, and Node's fetch, unlike a
- * browser, does not resend a request that met such a closing connection: that would be a failure of the test's
- * client, not of the app.
- */
-async function load(origin: string, paths: string[], until: Promise<void>, { workers = 4, fresh = false } = {}) {
-  const results: { status: number; ms: number; path: string }[] = [];
-  let done = false;
-  void until.then(() => (done = true));
-  await Promise.all(
-    Array.from({ length: workers }, async (_, w) => {
-      for (let i = w; !done; i++) {
-        const path = paths[i % paths.length]!;
-        const started = performance.now();
-        const status = await fetch(`${origin}${path}`, fresh ? { headers: { connection: 'close' } } : {})
-          .then(async (r) => (await r.arrayBuffer(), r.status))
-          .catch(() => 0);
-        results.push({ status, ms: performance.now() - started, path });
-      }
-    }),
-  );
-  const sorted = results.map((r) => r.ms).sort((a, b) => a - b);
-  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
-  return { results, p99, max: sorted.at(-1) ?? 0 };
-}
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 

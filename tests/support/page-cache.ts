@@ -16,8 +16,13 @@ export interface Member {
 
 /** An instance of the build in `distDir` from a copy of its own, sharing the page cache in `redis`. */
 export async function member(redis: Redis, env: Record<string, string>, distDir = e2eDistDir): Promise<Member> {
+  return memberWith({ REDIS_URL: redis.url, ...env }, distDir);
+}
+
+/** An instance from a copy of its own, with the page cache's Redis given by `env` (Sentinel, Cluster, TLS). */
+export async function memberWith(env: Record<string, string>, distDir = e2eDistDir): Promise<Member> {
   const copy = copyOfBuild(distDir);
-  const instance = await startInstance(distDir, copy.dir, { REDIS_URL: redis.url, REVALIDATE_SECRET: secret, ...env });
+  const instance = await startInstance(distDir, copy.dir, { REVALIDATE_SECRET: secret, ...env });
   return { instance, dir: copy.dir, remove: copy.remove };
 }
 
@@ -59,4 +64,31 @@ export async function revalidate(origin: string, body: unknown, authorization = 
     retryAfter: response.headers.get('retry-after') ?? undefined,
     requestId: response.headers.get('x-request-id') ?? undefined,
   };
+}
+
+/**
+ * Requests `paths` round-robin from `workers` loops until `until` resolves: every status and latency. `fresh`: each
+ * request on a new connection. A graceful nginx reload closes idle keep-alive connections, and Node's fetch, unlike a
+ * browser, does not resend a request that met such a closing connection: that would be a failure of the test's
+ * client, not of the app.
+ */
+export async function load(origin: string, paths: string[], until: Promise<void>, { workers = 4, fresh = false } = {}) {
+  const results: { status: number; ms: number; path: string }[] = [];
+  let done = false;
+  void until.then(() => (done = true));
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      for (let i = w; !done; i++) {
+        const path = paths[i % paths.length]!;
+        const started = performance.now();
+        const status = await fetch(`${origin}${path}`, fresh ? { headers: { connection: 'close' } } : {})
+          .then(async (r) => (await r.arrayBuffer(), r.status))
+          .catch(() => 0);
+        results.push({ status, ms: performance.now() - started, path });
+      }
+    }),
+  );
+  const sorted = results.map((r) => r.ms).sort((a, b) => a - b);
+  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+  return { results, p99, max: sorted.at(-1) ?? 0 };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EnvError, parseFoundationEnv } from '../../src/config/env';
 
@@ -7,7 +10,7 @@ describe('server environment', () => {
   it('defaults to diagnostics off, and no shared page cache', () => {
     expect(parseFoundationEnv({})).toMatchObject({
       enableDiagnostics: false,
-      redisUrl: undefined,
+      redis: undefined,
       redisKeyNamespace: undefined,
       revalidateSecret: undefined,
     });
@@ -24,9 +27,9 @@ describe('server environment', () => {
 describe('REDIS_URL (the shared page cache)', () => {
   it('takes redis:// and rediss:// URLs, with a user and password', () => {
     for (const url of ['redis://127.0.0.1:6379', 'rediss://app:pw@cache.internal:6380/1', 'redis://:pw@cache']) {
-      expect(parseFoundationEnv({ REDIS_URL: url }).redisUrl).toBe(url);
+      expect(parseFoundationEnv({ REDIS_URL: url }).redis).toMatchObject({ kind: 'single', url });
     }
-    expect(parseFoundationEnv({ REDIS_URL: ' ' }).redisUrl).toBeUndefined();
+    expect(parseFoundationEnv({ REDIS_URL: ' ' }).redis).toBeUndefined();
   });
   it('refuses anything else with a sentence that never repeats the value (it may hold a password)', () => {
     for (const url of ['http://:hunter2@cache', 'cache:6379', 'redis://:hunter2@', 'hunter2']) {
@@ -39,9 +42,9 @@ describe('REDIS_URL (the shared page cache)', () => {
       /^REDIS_URL must be .* \(the value set has a path that is not a database number \(e\.g\. \/0\)\)/,
     );
     expect(() => parseFoundationEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/pages' })).not.toThrow(/hunter2/);
-    expect(parseFoundationEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/2' }).redisUrl).toBe(
-      'redis://:hunter2@cache:6379/2',
-    );
+    expect(parseFoundationEnv({ REDIS_URL: 'redis://:hunter2@cache:6379/2' }).redis).toMatchObject({
+      url: 'redis://:hunter2@cache:6379/2',
+    });
   });
   it('names the keys of this deployment: REDIS_KEY_PREFIX, else the environment', () => {
     const url = 'redis://cache';
@@ -56,6 +59,92 @@ describe('REDIS_URL (the shared page cache)', () => {
     );
     // Without Redis the environment may be any name Sentry takes.
     expect(parseFoundationEnv({ SENTRY_ENVIRONMENT: 'my env' }).redisKeyNamespace).toBeUndefined();
+  });
+});
+
+describe('REDIS_CA_FILE (a private CA for rediss://)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'env-ca-'));
+  const pem = join(dir, 'ca.pem');
+  writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+  const notPem = join(dir, 'ca.txt');
+  writeFileSync(notPem, 'hunter2');
+  const url = 'rediss://:hunter2@cache.internal:6380';
+  it('takes a readable PEM file of certificates with a rediss:// REDIS_URL', () => {
+    expect(parseFoundationEnv({ REDIS_URL: url, REDIS_CA_FILE: pem }).redis).toMatchObject({ caFile: pem });
+  });
+  it('refuses a file it cannot read, one that holds no certificate, and a CA without TLS', () => {
+    expect(() => parseFoundationEnv({ REDIS_URL: url, REDIS_CA_FILE: join(dir, 'missing.pem') })).toThrow(
+      /^REDIS_CA_FILE names a file the server cannot read \(ENOENT\)/,
+    );
+    expect(() => parseFoundationEnv({ REDIS_URL: url, REDIS_CA_FILE: notPem })).toThrow(
+      /^REDIS_CA_FILE must be a PEM file of certificates/,
+    );
+    expect(() => parseFoundationEnv({ REDIS_URL: 'redis://cache', REDIS_CA_FILE: pem })).toThrow(
+      /^REDIS_CA_FILE is for a rediss:\/\/ REDIS_URL/,
+    );
+    expect(() => parseFoundationEnv({ REDIS_URL: url, REDIS_CA_FILE: notPem })).not.toThrow(/hunter2/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Sentinel and Cluster (REDIS_SENTINELS, REDIS_CLUSTER_NODES)', () => {
+  it('takes the sentinels’ addresses and the primary’s name, with or without passwords', () => {
+    expect(
+      parseFoundationEnv({
+        REDIS_SENTINELS: '10.0.0.1:26379, sentinel-b:26380,[::1]:26381',
+        REDIS_SENTINEL_PRIMARY: 'mymaster',
+      }).redis,
+    ).toEqual({
+      kind: 'sentinel',
+      primary: 'mymaster',
+      sentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      password: undefined,
+      sentinelPassword: undefined,
+      address: 'primary mymaster of sentinels 10.0.0.1:26379,sentinel-b:26380,::1:26381',
+    });
+    expect(
+      parseFoundationEnv({
+        REDIS_SENTINELS: 's:26379',
+        REDIS_SENTINEL_PRIMARY: 'cache',
+        REDIS_PASSWORD: 'node-pw',
+        REDIS_SENTINEL_PASSWORD: 'sentinel-pw',
+      }).redis,
+    ).toMatchObject({ password: 'node-pw', sentinelPassword: 'sentinel-pw' });
+  });
+  it('takes a cluster’s nodes, with or without a password', () => {
+    expect(parseFoundationEnv({ REDIS_CLUSTER_NODES: 'a:7000,b:7001', REDIS_PASSWORD: 'pw' }).redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: 'a', port: 7000 },
+        { host: 'b', port: 7001 },
+      ],
+      password: 'pw',
+      address: 'cluster a:7000,b:7001',
+    });
+  });
+  it('refuses settings that cannot work, naming the variable and never a password', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ REDIS_SENTINELS: 's:26379' }, /^REDIS_SENTINEL_PRIMARY must name the primary/],
+      [{ REDIS_SENTINELS: 's', REDIS_SENTINEL_PRIMARY: 'm' }, /^REDIS_SENTINELS must list host:port addresses/],
+      [{ REDIS_CLUSTER_NODES: 'a:7000,redis://:hunter2@b:7001' }, /^REDIS_CLUSTER_NODES must list host:port/],
+      [{ REDIS_CLUSTER_NODES: 'a:0' }, /^REDIS_CLUSTER_NODES must list host:port/],
+      [{ REDIS_URL: 'redis://a', REDIS_CLUSTER_NODES: 'a:7000' }, /^REDIS_URL and REDIS_CLUSTER_NODES are both set/],
+      [{ REDIS_URL: 'redis://a', REDIS_PASSWORD: 'hunter2' }, /^REDIS_PASSWORD is for REDIS_SENTINELS or/],
+      [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINEL_PASSWORD: 'hunter2' }, /^REDIS_SENTINEL_PASSWORD is for/],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => parseFoundationEnv(env)).toThrow(message);
+      expect(() => parseFoundationEnv(env)).not.toThrow(/hunter2/);
+    }
+  });
+  it('names the keys of the deployment as with REDIS_URL', () => {
+    expect(parseFoundationEnv({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_KEY_PREFIX: 'shop' }).redisKeyNamespace).toBe(
+      'shop',
+    );
   });
 });
 

@@ -11,9 +11,11 @@ import {
   keyNamespace,
   keyPrefix,
   keySeconds,
+  lockKey,
   maxClockSkewMs,
   maxEntryChars,
   maxKeySeconds,
+  pageKey,
   parseRedisUrl,
   seedCacheControl,
 } from '../../src/server/pageCacheEntry.mjs';
@@ -192,7 +194,7 @@ describe('the shared page cache against a real Redis', () => {
       _requestHeaders: {},
     });
   const ctx = { kind: 'PAGES', isFallback: false };
-  const stored = (key: string) => redis.command('GET', `${keyPrefix('unit', 'unit-build')}${key}`);
+  const stored = (key: string) => redis.command('GET', pageKey(keyPrefix('unit', 'unit-build'), key));
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -224,14 +226,16 @@ describe('the shared page cache against a real Redis', () => {
     expect(read?.cacheControl).toEqual({ revalidate: 60, expire: 31_536_000 });
     expect(await stored('/route-cache/PAGES/x/$/shared')).toEqual(expect.any(String));
     // A day, less the seconds since the write.
-    const ttl = Number(await redis.command('TTL', `${keyPrefix('unit', 'unit-build')}/route-cache/PAGES/x/$/shared`));
+    const ttl = Number(
+      await redis.command('TTL', pageKey(keyPrefix('unit', 'unit-build'), '/route-cache/PAGES/x/$/shared')),
+    );
     expect(ttl).toBeGreaterThan(86_400 - 10);
     expect(ttl).toBeLessThanOrEqual(86_400);
   });
 
   it('a corrupt or foreign value is a miss, not a crash, and it is said once', async () => {
-    await redis.command('SET', `${keyPrefix('unit', 'unit-build')}/corrupt`, '{"half a page');
-    await redis.command('HSET', `${keyPrefix('unit', 'unit-build')}/foreign`, 'field', 'value');
+    await redis.command('SET', pageKey(keyPrefix('unit', 'unit-build'), '/corrupt'), '{"half a page');
+    await redis.command('HSET', pageKey(keyPrefix('unit', 'unit-build'), '/foreign'), 'field', 'value');
     warnings.length = 0;
     expect(await instance().get('/corrupt', ctx)).toBeNull();
     expect(await instance().get('/foreign', ctx)).toBeNull();
@@ -249,7 +253,7 @@ describe('the shared page cache against a real Redis', () => {
     const lastModified = Date.now() - 61_000;
     await redis.command(
       'SET',
-      `${keyPrefix('unit', 'unit-build')}${key}`,
+      pageKey(keyPrefix('unit', 'unit-build'), key),
       encodeEntry({ lastModified, value: page('old'), cacheControl: { revalidate: 60, expire: undefined } }),
     );
     const first = await instance().get(key, ctx);
@@ -259,7 +263,7 @@ describe('the shared page cache against a real Redis', () => {
     expect(second!.lastModified).toBeGreaterThan(lastModified + 60_000);
     // Its write ends the regeneration: the next stale read may regenerate again.
     await instance().set(key, page('new'), { cacheControl: { revalidate: 60, expire: undefined } });
-    expect(await redis.command('EXISTS', `${keyPrefix('unit', 'unit-build')}lock:${key}`)).toBe(0);
+    expect(await redis.command('EXISTS', lockKey(keyPrefix('unit', 'unit-build'), key))).toBe(0);
   });
 
   it('a Redis that would grow without bound or refuse new pages is said once, at the first connection', async () => {
@@ -289,7 +293,7 @@ describe('the shared page cache against a real Redis', () => {
   it('a value dated in the future is not served: it is replaced', async () => {
     const key = '/future';
     const frozen = { lastModified: Date.now() + 365 * 86_400_000, value: page('frozen'), cacheControl: undefined };
-    await redis.command('SET', `${keyPrefix('unit', 'unit-build')}${key}`, encodeEntry(frozen));
+    await redis.command('SET', pageKey(keyPrefix('unit', 'unit-build'), key), encodeEntry(frozen));
     warnings.length = 0;
     expect(await instance().get(key, ctx)).toBeNull();
     expect(warnings).toEqual([expect.stringContaining('the value under /future is not a page this app wrote')]);
