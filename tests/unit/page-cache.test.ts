@@ -18,7 +18,7 @@ import {
   pageKey,
   parseRedisUrl,
   seedCacheControl,
-} from '../../src/server/pageCacheEntry.mjs';
+} from '../../src/server/pageCacheEntry';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
@@ -182,7 +182,7 @@ describe('the shared page cache against a real Redis', () => {
   const warnings: string[] = [];
   /** Every warning since the first connection, never cleared. */
   const allWarnings: string[] = [];
-  type Handler = typeof import('../../src/server/pageCache.mjs');
+  type Handler = typeof import('../../src/server/pageCache');
   let PageCacheHandler: Handler['default'];
   let callTimeoutMs: number;
   let pauseMs: number;
@@ -208,7 +208,7 @@ describe('the shared page cache against a real Redis', () => {
     vi.spyOn(console, 'info').mockImplementation(() => {});
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
-    ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache.mjs'));
+    ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache'));
   });
   afterAll(async () => {
     delete process.env.REDIS_URL;

@@ -1,6 +1,25 @@
-// The decisions of the shared page cache (pageCache.mjs), as pure functions: how an entry is written to and read
-// from Redis, under which key, for how long, and when it is stale. Plain JavaScript, because Next imports the cache
-// handler at run time without compiling it; types in pageCacheEntry.d.mts.
+// The decisions of the shared page cache (pageCache.ts), as pure functions: how an entry is written to and read
+// from Redis, under which key, for how long, and when it is stale.
+
+/** Next's cacheControl of an entry: seconds until it is stale (false: never) and until it expires. */
+export interface CacheControl {
+  revalidate: number | false;
+  expire: number | undefined;
+}
+
+/** An entry as Next hands it to the cache and reads it back; `value` is null for a page that is not found. */
+export interface StoredEntry {
+  lastModified: number;
+  value: ({ kind: string } & Record<string, unknown>) | null;
+  cacheControl?: CacheControl | undefined;
+}
+
+/** The part of Next's prerender-manifest.json the cache reads. */
+export interface PrerenderManifest {
+  routes?: Record<string, { initialRevalidateSeconds: number | false; initialExpireSeconds?: number }>;
+}
+
+type Env = Record<string, string | undefined>;
 
 /** Bumped when the stored shape changes, so that a new version reads an old one as a miss, not as garbage. */
 const FORMAT = 1;
@@ -24,7 +43,7 @@ export const maxClockSkewMs = 60_000;
 const maxLifetimeSeconds = 10 * 365 * 24 * 60 * 60;
 
 /** Next's kinds of cached value (CachedRouteKind): anything else under a key is not an entry Next wrote. */
-const knownKinds = new Set(['PAGES', 'REDIRECT', 'APP_PAGE', 'APP_ROUTE', 'FETCH', 'IMAGE']);
+const knownKinds: ReadonlySet<unknown> = new Set(['PAGES', 'REDIRECT', 'APP_PAGE', 'APP_ROUTE', 'FETCH', 'IMAGE']);
 
 /** What the name of a deployment's keys may hold: REDIS_KEY_PREFIX, or the environment it defaults to. */
 export const keyNamespacePattern = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -34,7 +53,7 @@ export const keyNamespacePattern = /^[A-Za-z0-9._:-]{1,64}$/;
  * NEXT_PUBLIC_SENTRY_ENVIRONMENT, production), so that staging and production of one build on one Redis share nothing.
  * Undefined when the value is not a usable name (src/config/env.ts says so at start).
  */
-export function keyNamespace(env) {
+export function keyNamespace(env: Env): string | undefined {
   const name =
     env.REDIS_KEY_PREFIX?.trim() ||
     env.SENTRY_ENVIRONMENT?.trim() ||
@@ -44,7 +63,7 @@ export function keyNamespace(env) {
 }
 
 /** The start of one deployment's build's keys, `<namespace>:next-page-cache:<buildId>:` (pageKey adds the rest). */
-export function keyPrefix(namespace, buildId) {
+export function keyPrefix(namespace: string, buildId: string): string {
   return `${namespace}:next-page-cache:${buildId}:`;
 }
 
@@ -52,12 +71,12 @@ export function keyPrefix(namespace, buildId) {
  * The key of a page: Next's key inside a hash tag, so that the page and its regeneration lock (lockKey) sit in one slot
  * of a Redis Cluster. A page's key is the start of its lock's key and holds a whole tag: both hash alike.
  */
-export function pageKey(prefix, key) {
+export function pageKey(prefix: string, key: string): string {
   return `${prefix}{${key}}`;
 }
 
 /** The key of the short lock that lets one instance regenerate a stale page for all: in its page's slot. */
-export function lockKey(prefix, key) {
+export function lockKey(prefix: string, key: string): string {
   return `${pageKey(prefix, key)}:lock`;
 }
 
@@ -66,8 +85,8 @@ export function lockKey(prefix, key) {
  * with this): `{ address }` to name it in log lines, or `{ problem }`, a sentence that never repeats the URL (it may
  * hold a password).
  */
-export function parseRedisUrl(text) {
-  let url;
+export function parseRedisUrl(text: string): { address: string } | { problem: string } {
+  let url: URL;
   try {
     url = new URL(text);
   } catch {
@@ -94,32 +113,43 @@ export function parseRedisUrl(text) {
  * One JSON string for Next's entry. Next's values hold Buffers and Maps (App Router kinds), which JSON would flatten;
  * they are tagged so that decodeEntry restores them.
  */
-export function encodeEntry(entry) {
+export function encodeEntry(entry: StoredEntry): string {
   const { lastModified, value, cacheControl } = entry;
   // These fields only: decodeEntry refuses anything more.
-  return JSON.stringify({ format: FORMAT, lastModified, value, cacheControl }, function tag(key, value) {
-    const raw = this[key];
-    if (Buffer.isBuffer(raw)) return { $buffer: raw.toString('base64') };
-    if (raw instanceof Map) return { $map: [...raw.entries()] };
-    return value;
-  });
+  return JSON.stringify(
+    { format: FORMAT, lastModified, value, cacheControl },
+    function tag(this: Record<string, unknown>, key: string, value: unknown) {
+      const raw = this[key];
+      if (Buffer.isBuffer(raw)) return { $buffer: raw.toString('base64') };
+      if (raw instanceof Map) return { $map: [...raw.entries()] };
+      return value;
+    },
+  );
 }
 
-function untag(_key, value) {
-  if (value && typeof value === 'object' && typeof value.$buffer === 'string')
-    return Buffer.from(value.$buffer, 'base64');
-  if (value && typeof value === 'object' && Array.isArray(value.$map)) return new Map(value.$map);
+function untag(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object') {
+    const { $buffer, $map } = value as { $buffer?: unknown; $map?: unknown };
+    if (typeof $buffer === 'string') return Buffer.from($buffer, 'base64');
+    if (Array.isArray($map)) return new Map($map as [unknown, unknown][]);
+  }
   return value;
 }
 
-const lifetime = (seconds) => typeof seconds === 'number' && seconds >= 0 && seconds <= maxLifetimeSeconds;
+const lifetime = (seconds: unknown): boolean =>
+  typeof seconds === 'number' && seconds >= 0 && seconds <= maxLifetimeSeconds;
 
 /** A cacheControl as Next writes it: revalidate seconds (or false) and expire seconds (or none), within bounds. */
-function isCacheControl(cacheControl) {
+function isCacheControl(cacheControl: unknown): cacheControl is CacheControl | undefined {
   if (cacheControl === undefined) return true;
   if (typeof cacheControl !== 'object' || cacheControl === null) return false;
-  const { revalidate, expire } = cacheControl;
+  const { revalidate, expire } = cacheControl as Record<string, unknown>;
   return (revalidate === false || lifetime(revalidate)) && (expire === undefined || lifetime(expire));
+}
+
+/** A value of one of Next's kinds. */
+function isNextValue(value: unknown): value is NonNullable<StoredEntry['value']> {
+  return typeof value === 'object' && value !== null && knownKinds.has((value as { kind?: unknown }).kind);
 }
 
 /**
@@ -127,9 +157,9 @@ function isCacheControl(cacheControl) {
  * larger than maxEntryChars (not parsed), dated later than `now` allows, or with fields this app never writes (cache
  * tags, an unknown kind or encoding). Redis is a trust boundary: such a value is replaced, never served.
  */
-export function decodeEntry(text, now = Date.now()) {
+export function decodeEntry(text: string, now = Date.now()): StoredEntry | undefined {
   if (text.length > maxEntryChars) return undefined;
-  let parsed;
+  let parsed: unknown;
   try {
     // A reviver runs for every value: only entries that hold tagged values (not the Pages Router's) pay for it.
     parsed = /"\$(buffer|map)":/.test(text) ? JSON.parse(text, untag) : JSON.parse(text);
@@ -137,25 +167,25 @@ export function decodeEntry(text, now = Date.now()) {
     return undefined;
   }
   if (!parsed || typeof parsed !== 'object') return undefined;
-  const { format, lastModified, value, cacheControl, ...rest } = parsed;
+  const { format, lastModified, value, cacheControl, ...rest } = parsed as Record<string, unknown>;
   // Pages carry no cache tags (revalidateTag is the App Router's): a key with any was written by someone else.
   if (format !== FORMAT || Object.keys(rest).length > 0) return undefined;
   if (typeof lastModified !== 'number' || !Number.isFinite(lastModified)) return undefined;
   // A date ahead of every clock would keep the page fresh for ever.
   if (lastModified > now + maxClockSkewMs) return undefined;
-  if (value !== null && (typeof value !== 'object' || !knownKinds.has(value.kind))) return undefined;
+  if (value !== null && !isNextValue(value)) return undefined;
   if (!isCacheControl(cacheControl)) return undefined;
   return { lastModified, value, cacheControl };
 }
 
 /** Seconds the key lives: the page's own `expire` when shorter than a day, else a day. */
-export function keySeconds(cacheControl) {
+export function keySeconds(cacheControl: CacheControl | undefined): number {
   const expire = cacheControl?.expire;
   return typeof expire === 'number' && expire > 0 ? Math.min(Math.ceil(expire), maxKeySeconds) : maxKeySeconds;
 }
 
 /** Whether Next will regenerate the entry when it reads it now (its `revalidate` seconds have passed). */
-export function isStale(entry, now) {
+export function isStale(entry: StoredEntry, now: number): boolean {
   const revalidate = entry.cacheControl?.revalidate;
   return typeof revalidate === 'number' && now - entry.lastModified > revalidate * 1000;
 }
@@ -164,7 +194,10 @@ export function isStale(entry, now) {
  * The lifetime the build gave a prerendered page (Next's prerender-manifest.json), for an entry read from the build:
  * Next's filesystem cache returns those without it. Next's key ends in `/$<page path>` (route-cache-key.js).
  */
-export function seedCacheControl(prerenderManifest, key) {
+export function seedCacheControl(
+  prerenderManifest: PrerenderManifest | undefined,
+  key: string,
+): CacheControl | undefined {
   const marker = key.indexOf('/$/');
   if (marker === -1) return undefined;
   const pagePath = key.slice(marker + 2);
@@ -174,24 +207,45 @@ export function seedCacheControl(prerenderManifest, key) {
 }
 
 /** `host:port` (an IPv6 host in brackets), as Sentinel and Cluster addresses are written; undefined if it is not one. */
-function hostAndPort(text) {
+function hostAndPort(text: string): RedisAddress | undefined {
   const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(text.trim());
+  const host = match?.[1] ?? match?.[2];
   const port = Number(match?.[3]);
-  if (!match || port < 1 || port > 65_535) return undefined;
-  return { host: match[1] ?? match[2], port };
+  if (host === undefined || port < 1 || port > 65_535) return undefined;
+  return { host, port };
 }
 
 /** A comma-separated list of `host:port`, or the sentence that says what is wrong with it (never its values). */
-function addressList(name, text) {
+function addressList(name: string, text: string): { addresses: RedisAddress[] } | { problem: string } {
   const entries = text.split(',').filter((entry) => entry.trim());
-  const addresses = entries.map(hostAndPort);
-  if (addresses.length === 0 || addresses.some((address) => !address)) {
+  const addresses = entries.map(hostAndPort).filter((address) => address !== undefined);
+  // An entry that is not an address makes the list wrong, not shorter.
+  if (addresses.length === 0 || addresses.length < entries.length) {
     return { problem: `${name} must list host:port addresses separated by commas, e.g. 10.0.0.1:26379,10.0.0.2:26379` };
   }
   return { addresses };
 }
 
-const set = (value) => (value?.trim() ? value.trim() : undefined);
+const set = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
+
+/** One address of a Sentinel or a Cluster node. */
+export interface RedisAddress {
+  host: string;
+  port: number;
+}
+
+/** The Redis the page cache uses; `address` names it in log lines, never with a password. */
+export type RedisTopology =
+  | { kind: 'single'; url: string; caFile: string | undefined; address: string }
+  | {
+      kind: 'sentinel';
+      primary: string;
+      sentinels: RedisAddress[];
+      password: string | undefined;
+      sentinelPassword: string | undefined;
+      address: string;
+    }
+  | { kind: 'cluster'; nodes: RedisAddress[]; password: string | undefined; address: string };
 
 /**
  * Which Redis the page cache uses, from the environment: one Redis (REDIS_URL, with REDIS_CA_FILE for a private CA),
@@ -200,7 +254,7 @@ const set = (value) => (value?.trim() ? value.trim() : undefined);
  * `{ problem }`, a sentence naming the variable and never a value, when the settings are unusable. `address` names it in
  * log lines.
  */
-export function redisTopology(env) {
+export function redisTopology(env: Env): RedisTopology | { problem: string } | undefined {
   const url = set(env.REDIS_URL);
   const sentinels = set(env.REDIS_SENTINELS);
   const clusterNodes = set(env.REDIS_CLUSTER_NODES);
