@@ -14,18 +14,16 @@ import {
   decodeEntry,
   encodeEntry,
   isStale,
-  keyNamespace,
   keyPrefix,
   keySeconds,
   lockKey,
   maxEntryChars,
   pageKey,
   type PrerenderManifest,
-  redisTopology,
-  type RedisTopology,
   seedCacheControl,
   type StoredEntry,
 } from './pageCacheEntry';
+import { keyNamespace, redisTopology, type RedisTopology } from '../config/redis';
 
 /** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
 type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;

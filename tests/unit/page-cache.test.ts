@@ -8,7 +8,6 @@ import {
   decodeEntry,
   encodeEntry,
   isStale,
-  keyNamespace,
   keyPrefix,
   keySeconds,
   lockKey,
@@ -16,9 +15,9 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-  parseRedisUrl,
   seedCacheControl,
 } from '../../src/server/pageCacheEntry';
+import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
