@@ -23,7 +23,8 @@ import {
   seedCacheControl,
   type StoredEntry,
 } from './pageCacheEntry';
-import { keyNamespace, redisTopology, type RedisTopology } from '../config/redis';
+import { serverEnv } from '../config/env';
+import type { RedisTopology } from '../config/redis';
 
 /** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
 type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;
@@ -361,14 +362,11 @@ function keepOwnCopy(redis: SharedRedis, key: string, copy: OwnCopy | undefined)
 
 /** The process's Redis connection, or undefined when the cache is Next's filesystem cache. */
 function redisFor(ctx: CacheHandlerContext): SharedRedis | undefined {
-  // Checked at start (src/config/env.ts), which stops the server if the settings are unusable.
-  const topology = redisTopology(process.env);
-  const namespace = keyNamespace(process.env);
   // The build prerenders into its own directory; Redis is for the running instances.
-  if (!topology || ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) {
-    return undefined;
-  }
-  if ('problem' in topology || namespace === undefined) throw new Error('Page cache: unusable Redis settings');
+  if (ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) return undefined;
+  // Parsed and checked once, at start (src/server/startup.ts); a namespace comes with every Redis.
+  const { redis: topology, redisKeyNamespace: namespace } = serverEnv();
+  if (!topology || namespace === undefined) return undefined;
   return (globals[pageCacheRedis] ??= sharedRedis(topology, namespace, join(ctx.serverDistDir, '..')));
 }
 

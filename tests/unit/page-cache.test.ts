@@ -205,6 +205,7 @@ describe('the shared page cache against a real Redis', () => {
       allWarnings.push(line);
     });
     vi.spyOn(console, 'info').mockImplementation(() => {});
+    // The handler reads them through serverEnv(), once per test file (Vitest gives each file its own modules).
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
     ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache'));
