@@ -24,7 +24,7 @@ export async function handPageCacheToNext(): Promise<void> {
 export async function prepareNodeRuntime(): Promise<void> {
   let env: ServerEnv;
   try {
-    // Every variable is checked here, so that a bad one stops the start; the page cache reads the same parsed values later.
+    // Every variable is checked here, so that a bad one stops the start; the page cache reads them from it.
     env = serverEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
