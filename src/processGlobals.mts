@@ -34,18 +34,17 @@ export const reportingLogFields = Symbol.for('app.reportingLogFields');
 
 /**
  * Sentry's span around a page cache call: set by src/observability/server/cacheSpans.ts, read by
- * src/server/pageCache.mjs.
+ * src/server/pageCache.ts.
  */
 export const cacheSpan = Symbol.for('app.cacheSpan');
 
-// The page cache's own two: each of Next's bundles that imports src/server/pageCache.mjs opens the same disk bound and
-// Redis connection through them. pageCache.mjs and its unit tests still spell out these keys and cacheSpan's: they
-// import them from here once the page cache's rework has landed.
+// The page cache's own two: each of Next's bundles that imports src/server/pageCache.ts opens the same disk bound and
+// Redis connection through them.
 
-/** The bounded disk store: opened and read by src/server/pageCache.mjs. */
+/** The bounded disk store: opened and read by src/server/pageCache.ts. */
 export const pageCacheDisk = Symbol.for('app.pageCache.disk');
 
-/** The Redis connection: opened by src/server/pageCache.mjs, read by src/server/pageCacheStatus.ts (/api/ready). */
+/** The Redis connection: opened by src/server/pageCache.ts, read by src/server/pageCacheStatus.ts (/api/ready). */
 export const pageCacheRedis = Symbol.for('app.pageCache.redis');
 
 interface ProcessGlobals {

@@ -1,7 +1,7 @@
 // What the app's server code reads of its environment: the foundation's settings (./settings.mts, which the server
 // preload reads too), the shared page cache's Redis, and the product's own variables (./productEnv.ts), validated
 // together at start. Each variable is documented in README.md (Configuration) and .env.example.
-import { keyNamespace, keyNamespacePattern, redisTopology, type RedisTopology } from '../server/pageCacheEntry.mjs';
+import { keyNamespace, keyNamespacePattern, redisTopology, type RedisTopology } from './redis';
 import { EnvError, flag } from './envChecks.mts';
 import { parseProductEnv, type ProductEnv } from './productEnv';
 import { inlinedBuildValues, parseSettings, processEnvironment, serverSettings, type Settings } from './settings.mts';
@@ -21,7 +21,7 @@ export interface ServerEnv extends Settings {
 }
 
 /**
- * The Redis the page cache uses (pageCacheEntry.mjs's redisTopology says which variables make it), checked as the
+ * The Redis the page cache uses (./redis.ts's redisTopology says which variables make it), checked as the
  * client will read it; a password may be in the settings and never appears in a message. REDIS_CA_FILE must be a
  * readable PEM file of certificates.
  */

@@ -1,5 +1,5 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
-// (src/server/pageCache.mjs), which it keeps on globalThis only with Redis.
+// (src/server/pageCache.ts), which it keeps on globalThis only with Redis.
 import { serverEnv } from '../config/env';
 import { pageCacheRedis } from '../processGlobals.mts';
 

@@ -9,13 +9,13 @@ import { serverLogger, setReportingLogFields } from '../observability/server/log
 const nextCacheHandlers = Symbol.for('@next/cache-handlers');
 
 /**
- * With REDIS_URL, the shared page cache (pageCache.mjs) replaces Next's filesystem cache for ISR pages and their data;
+ * With REDIS_URL, the shared page cache (pageCache.ts) replaces Next's filesystem cache for ISR pages and their data;
  * without it, the same handler runs Next's own cache with a bound on the pages it keeps on disk. It is handed to Next here rather than as
  * next.config's `cacheHandler`, which Next imports anew on every request, pages and API routes alike: an `import()`
  * through Node's module loader that cost 40 µs of CPU per request, Redis or not (docs/performance.md).
  */
 export async function handPageCacheToNext(): Promise<void> {
-  const { default: PageCacheHandler } = await import('./pageCache.mjs');
+  const { default: PageCacheHandler } = await import('./pageCache');
   const global = globalThis as Record<symbol, Record<string, unknown> | undefined>;
   global[nextCacheHandlers] = { ...global[nextCacheHandlers], FetchCache: PageCacheHandler };
 }
@@ -24,7 +24,7 @@ export async function handPageCacheToNext(): Promise<void> {
 export async function prepareNodeRuntime(): Promise<void> {
   let env: ServerEnv;
   try {
-    // Every variable is checked here, so that a bad one stops the start; the page cache reads REDIS_URL later.
+    // Every variable is checked here, so that a bad one stops the start; the page cache reads them from it.
     env = serverEnv();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import PageCacheHandler from '../../src/server/pageCache.mjs';
+import PageCacheHandler from '../../src/server/pageCache';
 import { handPageCacheToNext } from '../../src/server/startup';
 
 // Where Next's IncrementalCache finds a cache handler when next.config names none

@@ -8,7 +8,6 @@ import {
   decodeEntry,
   encodeEntry,
   isStale,
-  keyNamespace,
   keyPrefix,
   keySeconds,
   lockKey,
@@ -16,9 +15,9 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-  parseRedisUrl,
   seedCacheControl,
-} from '../../src/server/pageCacheEntry.mjs';
+} from '../../src/server/pageCacheEntry';
+import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
@@ -182,7 +181,7 @@ describe('the shared page cache against a real Redis', () => {
   const warnings: string[] = [];
   /** Every warning since the first connection, never cleared. */
   const allWarnings: string[] = [];
-  type Handler = typeof import('../../src/server/pageCache.mjs');
+  type Handler = typeof import('../../src/server/pageCache');
   let PageCacheHandler: Handler['default'];
   let callTimeoutMs: number;
   let pauseMs: number;
@@ -206,9 +205,10 @@ describe('the shared page cache against a real Redis', () => {
       allWarnings.push(line);
     });
     vi.spyOn(console, 'info').mockImplementation(() => {});
+    // The handler reads them through serverEnv(), once per test file (Vitest gives each file its own modules).
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
-    ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache.mjs'));
+    ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache'));
   });
   afterAll(async () => {
     delete process.env.REDIS_URL;

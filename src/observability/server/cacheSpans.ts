@@ -1,5 +1,5 @@
-// The shared page cache (src/server/pageCache.mjs) is plain JavaScript that the unit tests also load, without the SDK,
-// so it does not import the SDK. It finds this function on globalThis instead and runs each Redis read and write
+// The shared page cache (src/server/pageCache.ts) is also loaded by the unit tests, without the SDK, so it does not
+// import the SDK. It finds this function on globalThis instead and runs each Redis read and write
 // inside it: spans in the form Sentry's Caches view reads (ops cache.get and cache.put;
 // cache.key, cache.hit, cache.item_size), under the request's transaction.
 import { startSpan, type Span } from '@sentry/nextjs';

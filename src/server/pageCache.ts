@@ -1,27 +1,44 @@
 // Next's incremental cache (pages with getStaticProps and their data), shared by every instance through one Redis. The
 // server hands it to Next at start (src/server/startup.ts); without Redis it is Next's own filesystem cache, with
-// a bound on the pages it keeps on disk. Plain JavaScript, so that the unit tests and Next's build both load it as it
-// is. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
+// a bound on the pages it keeps on disk. Why our own handler and what it does when Redis fails: docs/scaling-out.md.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectionTimeoutError, createClient, createCluster, createSentinel, ErrorReply } from '@redis/client';
+import type { CacheHandlerContext } from 'next/dist/server/lib/incremental-cache';
 import fileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
+import type { Span } from '@sentry/nextjs';
+import type { CacheSpan } from '../observability/server/cacheSpans';
+import { cacheSpan, pageCacheDisk, pageCacheRedis, processGlobals } from '../processGlobals.mts';
 import {
+  type CacheControl,
   decodeEntry,
   encodeEntry,
   isStale,
-  keyNamespace,
   keyPrefix,
   keySeconds,
   lockKey,
   maxEntryChars,
   pageKey,
-  redisTopology,
+  type PrerenderManifest,
   seedCacheControl,
-} from './pageCacheEntry.mjs';
+  type StoredEntry,
+} from './pageCacheEntry';
+import { serverEnv } from '../config/env';
+import type { RedisTopology } from '../config/redis';
 
+/** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
+type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;
+
+/** What the page cache uses of Next's FileSystemCache, whose types mark getFilePath private and name other shapes. */
+interface Files {
+  get(key: string, ctx: CallContext): Promise<StoredEntry | null>;
+  set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void>;
+  getFilePath(pathname: string, kind: 'PAGES'): string;
+}
+type FileSystemCacheClass = new (ctx: CacheHandlerContext) => Files;
+const fileSystemCache = fileSystemCacheModule as unknown as FileSystemCacheClass & { default?: FileSystemCacheClass };
 // Node reads the CommonJS module's exports here (the unit tests); Turbopack, which bundles this file, its default.
-const FileSystemCache = fileSystemCacheModule.default ?? fileSystemCacheModule;
+const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 
 /** Longest any one Redis call may take before the page is served without it. */
 export const callTimeoutMs = 500;
@@ -43,19 +60,33 @@ export const diskPages = 1000;
 
 class RedisUnavailable extends Error {}
 
-const diskKey = Symbol.for('app.pageCache.disk');
+/** The generated pages on disk: those the build prerendered are never counted or removed. */
+interface Disk {
+  written: Set<string>;
+  prerendered: Set<string>;
+}
+
+/** The page cache's values on globalThis (src/processGlobals.mts), with the types only this file knows. */
+const globals = processGlobals as typeof processGlobals & {
+  [pageCacheDisk]?: Disk;
+  [pageCacheRedis]?: SharedRedis;
+  [cacheSpan]?: CacheSpan;
+};
 
 /**
  * The pages generated on this disk without Redis, oldest first, shared by every handler (one per request). Next writes
  * them under its route cache (`<server>/route-cache/`, a key of the form `/route-cache/PAGES/<route hash>/$/<path>`);
  * those a server wrote before a restart are counted from their files' times.
  */
-function diskFor(handler) {
-  return (globalThis[diskKey] ??= openDisk(handler));
+function diskFor(files: Files, serverDistDir: string): Disk {
+  return (globals[pageCacheDisk] ??= openDisk(files, serverDistDir));
 }
 
-function openDisk({ files, serverDistDir }) {
-  const manifest = JSON.parse(readFileSync(join(serverDistDir, '..', 'prerender-manifest.json'), 'utf8'));
+function openDisk(files: Files, serverDistDir: string): Disk {
+  const manifest = JSON.parse(readFileSync(join(serverDistDir, '..', 'prerender-manifest.json'), 'utf8')) as {
+    routes: Record<string, unknown>;
+    dynamicRoutes: Record<string, unknown>;
+  };
   // The build's pages and its fallback routes' shells (`/items/[slug]`).
   const prerendered = new Set([...Object.keys(manifest.routes), ...Object.keys(manifest.dynamicRoutes)]);
   const generated = writtenBefore(files).filter((key) => !prerendered.has(pathOfKey(key)));
@@ -63,7 +94,7 @@ function openDisk({ files, serverDistDir }) {
 }
 
 /** The keys of the pages on disk in Next's route cache, oldest first. */
-function writtenBefore(files) {
+function writtenBefore(files: Files): string[] {
   const root = files.getFilePath(routeCache, 'PAGES');
   if (!existsSync(root)) return [];
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
@@ -78,13 +109,13 @@ function writtenBefore(files) {
 const routeCache = '/route-cache/';
 
 /** The page a key stores: its path after the route cache's `/$`, `/index` being `/`. */
-function pathOfKey(key) {
+function pathOfKey(key: string): string {
   const path = key.includes('/$/') ? key.slice(key.indexOf('/$/') + 2) : key;
   return path === '/index' ? '/' : path;
 }
 
 /** Records a page written to disk, and removes the oldest generated ones' files past diskPages. */
-function boundDisk(files, disk, key) {
+function boundDisk(files: Files, disk: Disk, key: string): void {
   // A prerendered page regenerated is one of the build's pages: removed, it would read as the build wrote it.
   if (disk.prerendered.has(pathOfKey(key))) return;
   disk.written.delete(key);
@@ -107,8 +138,9 @@ const certificateCodes = /^(?:UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_
  * CA; a handshake that never completes (a Redis without TLS behind rediss:// waits for a command, answering nothing)
  * says to check that Redis speaks TLS.
  */
-export function unavailableReason(error, tls = false) {
-  const code = String(typeof error === 'object' && error ? (error.code ?? error.message) : error);
+export function unavailableReason(error: unknown, tls = false): string {
+  const fields = typeof error === 'object' && error ? (error as { code?: unknown; message?: unknown }) : undefined;
+  const code = String(fields ? (fields.code ?? fields.message) : error);
   if (certificateCodes.test(code)) return `its TLS certificate does not verify: ${code}; give its CA in REDIS_CA_FILE`;
   if (tls && (error instanceof ConnectionTimeoutError || code.startsWith('ERR_SSL_'))) {
     return `no TLS handshake within ${connectTimeoutMs} ms: ${code}; if it runs without TLS, use redis://`;
@@ -126,15 +158,30 @@ const connectTimeoutMs = 5000;
 /** Every topology's connections: attempts bounded as above, retried within pauseMs. */
 const socket = {
   connectTimeout: connectTimeoutMs,
-  reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, pauseMs),
+  reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, pauseMs),
 };
+
+/** A Redis command as its words, the command's name first. */
+type Command = string[];
+
+/** One client, whichever the topology. */
+interface Client {
+  handle: {
+    readonly isReady: boolean;
+    on(event: string, listener: (error: unknown) => void): unknown;
+    connect(): Promise<unknown>;
+    destroy(): unknown;
+  };
+  get(key: string): Promise<string | null>;
+  send(command: Command): Promise<unknown>;
+}
 
 /**
  * The client of the topology the environment names, behind one interface: `get`, `send` (a command whose second word
  * is its key, if it has one) and `handle`, the client itself. A command while disconnected fails at once instead of
  * waiting in a queue for a Redis that may not come back.
  */
-function clientFor(topology) {
+function clientFor(topology: RedisTopology): Client {
   if (topology.kind === 'sentinel') {
     // It follows the primary: on READONLY or a lost connection it asks the sentinels where the primary is now.
     const sentinel = createSentinel({
@@ -169,14 +216,45 @@ function clientFor(topology) {
   return { handle: client, get: (key) => client.get(key), send: (command) => client.sendCommand(command) };
 }
 
+/** An entry kept while Redis is unavailable, with the characters it takes. */
+interface OwnCopy {
+  entry: StoredEntry;
+  size: number;
+}
+
+/** The process's connection and what it knows of Redis (src/server/pageCacheStatus.ts reads the last three). */
+interface SharedRedis {
+  client: Client;
+  tls: boolean;
+  prefix: string;
+  prerenderManifest: PrerenderManifest;
+  ownCopy: Map<string, OwnCopy>;
+  ownCopyChars: number;
+  warned: boolean;
+  pausedUntil: number;
+  firstConnection: Promise<unknown> | undefined;
+  evictionChecked: boolean;
+  lastFailure: number;
+  reconnectedAt: number;
+  unavailableSince: number | undefined;
+  refusingWritesSince: number | undefined;
+  failedWrites: number;
+  lost(reason?: string): void;
+  back(now?: boolean): void;
+  refused(reason: string): void;
+  reconnect(): void;
+  accepted(): void;
+}
+
 /** One connection per process, shared by every handler (Next makes one handler per request). */
-function sharedRedis(topology, distDir) {
+function sharedRedis(topology: RedisTopology, namespace: string, distDir: string): SharedRedis {
   const address = topology.address;
-  const redis = {
-    client: undefined,
+  const redis: SharedRedis = {
+    // Connected by open() below; a reconnection opens a new one.
+    client: clientFor(topology),
     tls: topology.kind === 'single' && topology.url.startsWith('rediss://'),
-    prefix: keyPrefix(keyNamespace(process.env), readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
-    prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')),
+    prefix: keyPrefix(namespace, readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
+    prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')) as PrerenderManifest,
     /** Entries written while Redis was unavailable, with their sizes, read until it is back; the oldest go first. */
     ownCopy: new Map(),
     ownCopyChars: 0,
@@ -191,61 +269,60 @@ function sharedRedis(topology, distDir) {
     evictionChecked: false,
     lastFailure: 0,
     reconnectedAt: 0,
+    /**
+     * One warning per outage, naming the host but never the credentials. Without a `reason` (a request found no
+     * connection yet) the outage counts, and the warning waits for the client to say why.
+     */
+    lost: (reason) => {
+      redis.unavailableSince ??= Date.now();
+      if (redis.warned || reason === undefined) return;
+      redis.warned = true;
+      console.warn(
+        `Page cache: Redis at ${address} is unavailable (${reason}); each instance renders and keeps pages on its own until it is back. Check the Redis settings (docs/scaling-out.md) and that Redis runs.`,
+      );
+    },
+    /**
+     * After a call that worked, or once the connection is ready again (`now`). Part of a Cluster may be down while the
+     * rest answers: a Cluster counts as back once a call works pauseMs after the last that failed.
+     */
+    back: (now = false) => {
+      if (redis.unavailableSince === undefined) return;
+      if (!now && topology.kind === 'cluster' && Date.now() - redis.lastFailure < pauseMs) return;
+      const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
+      redis.unavailableSince = undefined;
+      redis.ownCopy.clear();
+      redis.ownCopyChars = 0;
+      if (!redis.warned) return;
+      redis.warned = false;
+      console.info(`Page cache: Redis at ${address} answers again after ${seconds} s; pages are shared again.`);
+    },
+    /** One warning per episode of refused writes, with Redis's own reason (OOM, READONLY, MISCONF). */
+    refused: (reason) => {
+      if (redis.refusingWritesSince !== undefined) return;
+      redis.refusingWritesSince = Date.now();
+      console.warn(
+        `Page cache: Redis at ${address} refused a write (${reason}); pages regenerated here are not shared and POST /api/revalidate answers 503 until it takes writes again. Give Redis maxmemory with an evicting maxmemory-policy, or point REDIS_URL at the primary (docs/scaling-out.md).`,
+      );
+    },
+    /**
+     * A new connection (its address resolved again), as after a failover the address names the new primary while the
+     * old one, now a replica, answers READONLY on the connection kept. At most once per pauseMs.
+     */
+    reconnect: () => {
+      if (Date.now() - redis.reconnectedAt < pauseMs) return;
+      redis.reconnectedAt = Date.now();
+      const previous = redis.client.handle;
+      open();
+      void Promise.resolve(previous.destroy()).catch(() => {});
+    },
+    accepted: () => {
+      if (redis.refusingWritesSince === undefined) return;
+      const seconds = ((Date.now() - redis.refusingWritesSince) / 1000).toFixed(1);
+      redis.refusingWritesSince = undefined;
+      console.info(`Page cache: Redis at ${address} takes writes again after ${seconds} s; pages are shared again.`);
+    },
   };
-  /**
-   * One warning per outage, naming the host but never the credentials. Without a `reason` (a request found no
-   * connection yet) the outage counts, and the warning waits for the client to say why.
-   */
-  redis.lost = (reason) => {
-    redis.unavailableSince ??= Date.now();
-    if (redis.warned || reason === undefined) return;
-    redis.warned = true;
-    console.warn(
-      `Page cache: Redis at ${address} is unavailable (${reason}); each instance renders and keeps pages on its own until it is back. Check the Redis settings (docs/scaling-out.md) and that Redis runs.`,
-    );
-  };
-  /**
-   * After a call that worked, or once the connection is ready again (`now`). Part of a Cluster may be down while the
-   * rest answers: a Cluster counts as back once a call works pauseMs after the last that failed.
-   */
-  redis.back = (now = false) => {
-    if (redis.unavailableSince === undefined) return;
-    if (!now && topology.kind === 'cluster' && Date.now() - redis.lastFailure < pauseMs) return;
-    const seconds = ((Date.now() - redis.unavailableSince) / 1000).toFixed(1);
-    redis.unavailableSince = undefined;
-    redis.ownCopy.clear();
-    redis.ownCopyChars = 0;
-    if (!redis.warned) return;
-    redis.warned = false;
-    console.info(`Page cache: Redis at ${address} answers again after ${seconds} s; pages are shared again.`);
-  };
-  /** One warning per episode of refused writes, with Redis's own reason (OOM, READONLY, MISCONF). */
-  redis.refused = (reason) => {
-    if (redis.refusingWritesSince !== undefined) return;
-    redis.refusingWritesSince = Date.now();
-    console.warn(
-      `Page cache: Redis at ${address} refused a write (${reason}); pages regenerated here are not shared and POST /api/revalidate answers 503 until it takes writes again. Give Redis maxmemory with an evicting maxmemory-policy, or point REDIS_URL at the primary (docs/scaling-out.md).`,
-    );
-  };
-  /**
-   * A new connection (its address resolved again), as after a failover the address names the new primary while the
-   * old one, now a replica, answers READONLY on the connection kept. At most once per pauseMs.
-   */
-  redis.reconnect = () => {
-    if (Date.now() - redis.reconnectedAt < pauseMs) return;
-    redis.reconnectedAt = Date.now();
-    const previous = redis.client.handle;
-    open();
-    void Promise.resolve(previous.destroy()).catch(() => {});
-  };
-  redis.accepted = () => {
-    if (redis.refusingWritesSince === undefined) return;
-    const seconds = ((Date.now() - redis.refusingWritesSince) / 1000).toFixed(1);
-    redis.refusingWritesSince = undefined;
-    console.info(`Page cache: Redis at ${address} takes writes again after ${seconds} s; pages are shared again.`);
-  };
-  function open() {
-    const client = clientFor(topology);
+  function open(client = clientFor(topology)): void {
     redis.client = client;
     client.handle.on('error', (error) => {
       redis.lastFailure = Date.now();
@@ -264,12 +341,12 @@ function sharedRedis(topology, distDir) {
       setTimeout(() => redis.client === client && open(), pauseMs).unref();
     });
   }
-  open();
+  open(redis.client);
   return redis;
 }
 
 /** While Redis is unavailable, what this instance wrote is read from here: bounded in entries and in size. */
-function keepOwnCopy(redis, key, copy) {
+function keepOwnCopy(redis: SharedRedis, key: string, copy: OwnCopy | undefined): void {
   const previous = redis.ownCopy.get(key);
   if (previous) redis.ownCopyChars -= previous.size;
   redis.ownCopy.delete(key);
@@ -283,24 +360,21 @@ function keepOwnCopy(redis, key, copy) {
   }
 }
 
-const redisKey = Symbol.for('app.pageCache.redis');
-
 /** The process's Redis connection, or undefined when the cache is Next's filesystem cache. */
-function redisFor(ctx) {
-  // Checked at start (src/config/env.ts), which stops the server if the settings are unusable.
-  const topology = redisTopology(process.env);
+function redisFor(ctx: CacheHandlerContext): SharedRedis | undefined {
   // The build prerenders into its own directory; Redis is for the running instances.
-  if (!topology || ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) {
-    return undefined;
-  }
-  return (globalThis[redisKey] ??= sharedRedis(topology, join(ctx.serverDistDir, '..')));
+  if (ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) return undefined;
+  // Parsed and checked once, at start (src/server/startup.ts); a namespace comes with every Redis.
+  const { redis: topology, redisKeyNamespace: namespace } = serverEnv();
+  if (!topology || namespace === undefined) return undefined;
+  return (globals[pageCacheRedis] ??= sharedRedis(topology, namespace, join(ctx.serverDistDir, '..')));
 }
 
 /**
  * Runs one Redis call within callTimeoutMs, or throws RedisUnavailable. A timeout pauses Redis for pauseMs: the
  * client's own abort does not reach a command already on the socket, so a stalled Redis would hold every request.
  */
-async function call(redis, command) {
+async function call<T>(redis: SharedRedis, command: (client: Client) => Promise<T>): Promise<T> {
   // The first connection is waited for (bounded), so that an instance's first requests share too.
   if (!redis.client.handle.isReady && redis.firstConnection) {
     await Promise.race([redis.firstConnection, new Promise((done) => setTimeout(done, callTimeoutMs))]);
@@ -312,8 +386,8 @@ async function call(redis, command) {
     throw new RedisUnavailable('not connected');
   }
   if (Date.now() < redis.pausedUntil) throw new RedisUnavailable('paused');
-  let timer;
-  const timeout = new Promise((_, reject) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
     // After the timer, one more turn of the event loop: a reply that arrived while this process was starved of CPU is
     // read first (I/O before setImmediate), so a busy instance does not take a slow turn of its own for a Redis fault.
     const expire = () => reject(new RedisUnavailable(`no answer within ${callTimeoutMs} ms`));
@@ -329,31 +403,31 @@ async function call(redis, command) {
     if (error instanceof RedisUnavailable) redis.pausedUntil = Date.now() + pauseMs;
     redis.lastFailure = Date.now();
     redis.lost(unavailableReason(error, redis.tls));
-    throw error instanceof RedisUnavailable ? error : new RedisUnavailable(error.message);
+    throw error instanceof RedisUnavailable ? error : new RedisUnavailable((error as Error).message);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** A setting of CONFIG GET's answer: a [name, value] list (RESP2) or a map (RESP3). */
-function configValue(reply, name) {
-  return Array.isArray(reply) ? reply[1] : reply?.[name];
+function configValue(reply: unknown, name: string): unknown {
+  return Array.isArray(reply) ? reply[1] : (reply as Record<string, unknown> | null | undefined)?.[name];
 }
 
 /**
  * Once per process: a warning when Redis would keep every page any visitor makes the app generate (no maxmemory) or
  * refuse new ones when full (noeviction, Redis's default). A managed Redis may forbid CONFIG: then it says so.
  */
-async function checkEviction(redis, address) {
+async function checkEviction(redis: SharedRedis, address: string): Promise<void> {
   redis.evictionChecked = true;
-  let maxmemory;
-  let policy;
+  let maxmemory: number;
+  let policy: unknown;
   try {
     maxmemory = Number(configValue(await call(redis, (c) => c.send(['CONFIG', 'GET', 'maxmemory'])), 'maxmemory'));
     policy = configValue(await call(redis, (c) => c.send(['CONFIG', 'GET', 'maxmemory-policy'])), 'maxmemory-policy');
   } catch (error) {
     console.info(
-      `Page cache: could not read the memory settings of Redis at ${address} (${error.message}); make sure it has maxmemory and an evicting maxmemory-policy such as allkeys-lru (docs/scaling-out.md).`,
+      `Page cache: could not read the memory settings of Redis at ${address} (${(error as Error).message}); make sure it has maxmemory and an evicting maxmemory-policy such as allkeys-lru (docs/scaling-out.md).`,
     );
     return;
   }
@@ -371,7 +445,7 @@ async function checkEviction(redis, address) {
  * Runs write commands together. An error reply (OOM, READONLY, MISCONF) is a write that did not happen, even though
  * Redis answered: counted and said once, as an outage is. Throws as call() does.
  */
-async function write(redis, commands) {
+async function write(redis: SharedRedis, commands: Command[]): Promise<unknown[]> {
   try {
     const replies = await call(redis, (client) => Promise.all(commands.map((command) => client.send(command))));
     redis.accepted();
@@ -384,14 +458,25 @@ async function write(redis, commands) {
   }
 }
 
-/** Sentry's Caches view reads these spans (src/observability/cacheSpans.ts); without reporting, the work runs bare. */
-function traced(op, key, work) {
-  const span = globalThis[Symbol.for('app.cacheSpan')];
+/**
+ * Sentry's Caches view reads these spans (src/observability/server/cacheSpans.ts); without reporting, the work runs
+ * bare.
+ */
+function traced<T>(
+  op: 'cache.get' | 'cache.put',
+  key: string,
+  work: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  const span = globals[cacheSpan];
   return span ? span(op, key, work) : work(undefined);
 }
 
 export default class PageCacheHandler {
-  constructor(ctx) {
+  readonly redis: SharedRedis | undefined;
+  readonly files: Files;
+  readonly serverDistDir: string | undefined;
+
+  constructor(ctx: CacheHandlerContext) {
     this.redis = redisFor(ctx);
     // Without Redis: Next's own cache. With it: the build's prerendered pages, read once per build into Redis.
     this.files = new FileSystemCache(this.redis ? { ...ctx, flushToDisk: false, maxMemoryCacheSize: 0 } : ctx);
@@ -399,7 +484,7 @@ export default class PageCacheHandler {
     this.serverDistDir = ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' ? undefined : ctx.serverDistDir;
   }
 
-  async get(key, ctx) {
+  async get(key: string, ctx: CallContext): Promise<StoredEntry | null> {
     const redis = this.redis;
     if (!redis) return this.files.get(key, ctx);
     return traced('cache.get', key, async (span) => {
@@ -410,8 +495,12 @@ export default class PageCacheHandler {
     });
   }
 
-  async #read(redis, key, ctx) {
-    let text;
+  async #read(
+    redis: SharedRedis,
+    key: string,
+    ctx: CallContext,
+  ): Promise<{ entry: StoredEntry | null; hit?: boolean; size?: number }> {
+    let text: string | null;
     try {
       text = await call(redis, (client) => client.get(pageKey(redis.prefix, key)));
     } catch (error) {
@@ -445,13 +534,18 @@ export default class PageCacheHandler {
    * A page the build prerendered, written to Redis: once per build (unless an instance already wrote that page: then
    * that one is served), or over a value that is no page. Without one, Next renders the page and calls set().
    */
-  async #seed(redis, key, ctx, how) {
+  async #seed(
+    redis: SharedRedis,
+    key: string,
+    ctx: CallContext,
+    how: 'unless another instance wrote it' | 'replacing it',
+  ): Promise<StoredEntry | null> {
     const found = await this.files.get(key, ctx);
     if (!found) return null;
     const seed = { ...found, cacheControl: found.cacheControl ?? seedCacheControl(redis.prerenderManifest, key) };
     const text = encodeEntry(seed);
     const seconds = String(keySeconds(seed.cacheControl));
-    const command =
+    const command: Command =
       how === 'replacing it'
         ? ['SET', pageKey(redis.prefix, key), text, 'EX', seconds]
         : ['SET', pageKey(redis.prefix, key), text, 'NX', 'GET', 'EX', seconds];
@@ -462,14 +556,15 @@ export default class PageCacheHandler {
     return (typeof current === 'string' && decodeEntry(current, Date.now())) || seed;
   }
 
-  async set(key, data, ctx) {
+  async set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void> {
     const redis = this.redis;
     if (!redis) {
       await this.files.set(key, data, ctx);
-      if (data?.kind === 'PAGES' && this.serverDistDir && !ctx.isFallback) boundDisk(this.files, diskFor(this), key);
+      if (data?.kind === 'PAGES' && this.serverDistDir && !ctx.isFallback)
+        boundDisk(this.files, diskFor(this.files, this.serverDistDir), key);
       return;
     }
-    const entry = { value: data, lastModified: Date.now(), cacheControl: ctx.cacheControl };
+    const entry: StoredEntry = { value: data, lastModified: Date.now(), cacheControl: ctx.cacheControl };
     // A page that is not found (getStaticProps' notFound: a made-up slug) is not kept: it costs Redis nothing, and a
     // page stored under its key before is removed. So is a page too large to share: each instance renders it.
     const text = data === null ? undefined : encodeEntry(entry);
@@ -495,7 +590,7 @@ export default class PageCacheHandler {
   }
 
   // Tags belong to the App Router's fetch cache and revalidateTag(); these pages have none.
-  async revalidateTag() {}
+  async revalidateTag(): Promise<void> {}
 
-  resetRequestCache() {}
+  resetRequestCache(): void {}
 }
