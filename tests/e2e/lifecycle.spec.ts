@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
 import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { expect, test } from './fixtures';
 
 // The server's log (src/observability/server/log.mts) as an operator reads it: one JSON line per event, carrying the

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { thrownException } from '../support/ingest';
 import { expect, test } from './fixtures';
 

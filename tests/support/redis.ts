@@ -1,33 +1,10 @@
 // A real Redis (Debian's redis-server) on loopback for the shared page cache's tests: started, stopped, paused and
 // restarted on the same port, as an operator or an outage would.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createClient } from '@redis/client';
+import { freePort as freeLowPort, killedOnExit } from './processes.ts';
 
 export const redisBinary = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
-
-/** Children still running when the test worker exits are killed with it. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A free port below Linux's ephemeral range (32768+). The app's client keeps reconnecting to a stopped Redis; aimed at
- * a port in that range it can connect to itself (TCP simultaneous open) and block the restart (FACTS: flake source).
- */
-export async function freeLowPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await bindable(port)) return port;
-  }
-}
 
 export interface Redis {
   port: number;
@@ -64,9 +41,7 @@ export async function redisServer({ password }: { password?: string } = {}): Pro
         ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
-      children.add(started);
-      started.on('exit', () => children.delete(started));
-      child = started;
+      child = killedOnExit(started);
       // Its own readiness line, not a connect loop (see freeLowPort).
       await new Promise<void>((resolve, reject) => {
         let output = '';
