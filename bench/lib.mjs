@@ -7,6 +7,7 @@ import { createClient } from '@redis/client';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
+import { IngestClient } from '../tests/support/ingest.ts';
 import { killedOnExit } from '../tests/support/processes.ts';
 import { buildTestApp } from '../tests/support/test-app.mjs';
 import { preload } from '../scripts/standalone.mjs';
@@ -21,27 +22,25 @@ export function option(name, fallback) {
 }
 
 /**
- * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped.
- * `mark()` is its sequence number now; `transactionsFor(since, paths)` counts the transactions of requests to those
- * paths that arrived after a mark.
+ * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
+ * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
+ * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load).
  */
 export function startIngest(port) {
-  const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
-    stdio: 'ignore',
-    env: { ...process.env, INGEST_PORT: String(port) },
-  });
-  killedOnExit(ingest);
-  const control = `http://127.0.0.1:${port}/__ingest`;
-  return {
+  const ingest = killedOnExit(
+    spawn('node', ['tests/support/sentry-ingest.mjs'], {
+      stdio: 'ignore',
+      env: { ...process.env, INGEST_PORT: String(port) },
+    }),
+  );
+  const client = new IngestClient(`http://127.0.0.1:${port}`);
+  return Object.assign(client, {
     dsn: `http://public@127.0.0.1:${port}/1`,
     pid: ingest.pid,
     stop: () => ingest.kill(),
-    mark: async () => (await (await fetch(`${control}/health`)).json()).seq,
-    transactionsFor: async (since, paths) => {
-      const { items } = await (await fetch(`${control}/items?since=${since}&type=transaction`)).json();
-      return items.filter((item) => paths.includes(item.payload?.request?.url)).length;
-    },
-  };
+    transactionsFor: async (from, paths) =>
+      (await client.items('transaction', from)).filter((item) => paths.includes(item.payload?.request?.url)).length,
+  });
 }
 
 /** `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took. */

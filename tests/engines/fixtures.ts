@@ -64,6 +64,8 @@ export const test = base.extend<
     await tab.close();
     site.releaseHeld();
   },
+  // A client for each test: its waits are created before the action they wait for. `since` (the ingest's sequence
+  // number at test start, passed by hand) is the older way, for the specs not converted yet.
   ingest: async ({}, use) => use(new IngestClient()),
   since: async ({ ingest }, use) => use(await ingest.mark()),
 });
