@@ -68,7 +68,8 @@ type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
 /**
  * A moment on this machine's monotonic clock, in nanoseconds. The ingest runs on the same machine and stamps each
  * request with the same clock when it arrives, so a mark needs no round trip: whatever an action after the mark
- * caused arrives after it, and whatever arrived before it is older.
+ * caused arrives after it, and whatever arrived before it is older. (An envelope still on its way at the mark counts
+ * as after it, as with any mark: predicates name what they wait for.)
  */
 export type Moment = bigint;
 export const now = (): Moment => process.hrtime.bigint();
