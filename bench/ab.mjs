@@ -25,13 +25,13 @@ import {
   appStartEnv,
   cpuMs,
   dedicateServerCore,
-  freeLoopbackPort,
   option,
   redisCommand,
   startIngest,
   startRedisServer,
   startStandalone,
 } from './lib.mjs';
+import { freePort } from '../tests/support/processes.ts';
 
 const commit = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 if (!commit) {
@@ -67,7 +67,7 @@ if (!existsSync(join(earlier, 'node_modules'))) {
   }
 }
 
-const ingestPort = await freeLoopbackPort(3230);
+const ingestPort = await freePort();
 const ingest = startIngest(ingestPort);
 
 /**
@@ -118,7 +118,7 @@ const builds = [
 
 // After the builds, which may use every core: the servers get one of their own, Redis inherits this process's.
 const serverCore = dedicateServerCore(ingest.pid);
-const redisPort = await freeLoopbackPort(26_100);
+const redisPort = await freePort();
 const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const redis = redisModes.includes(true) ? await startRedisServer(redisPort) : undefined;
 
@@ -157,13 +157,12 @@ async function together(servers, path, first) {
 }
 
 const rows = [];
-let port = 3240;
 try {
   for (const withRedis of redisModes) {
     if (withRedis) await redisCommand(redisUrl, 'FLUSHALL');
     const servers = [];
     for (const build of builds) {
-      port = await freeLoopbackPort(port + 1);
+      const port = await freePort();
       const env = {
         ...appStartEnv,
         NEXT_DIST_DIR: dist,

@@ -10,6 +10,7 @@ import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mts';
 import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
 import { option, sleep, startIngest } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const host = '127.0.0.1';
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -65,15 +66,14 @@ try {
   });
 
   await onInstance(async ({ app, environment, usage }) => {
-    const since = await ingest.mark();
+    const before = now();
     const probe = await probeHealth(app.origin);
     const started = Date.now();
     await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const healthTimes = await probe.stop();
     await sleep(5000);
-    const response = await fetch(`http://${host}:${ingestPort}/__ingest/items?since=${since}`);
-    const items = (await response.json()).items.filter((item) => JSON.stringify(item).includes(environment));
+    const items = (await ingest.items(undefined, before)).filter((item) => JSON.stringify(item).includes(environment));
     const sent = {};
     for (const item of items) sent[item.type] = (sent[item.type] ?? 0) + 1;
     console.log(

@@ -1,27 +1,19 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { createClient } from '@redis/client';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
+import { IngestClient } from '../tests/support/ingest.ts';
+import { killedOnExit } from '../tests/support/processes.ts';
 import { buildTestApp } from '../tests/support/test-app.mjs';
 import { preload } from '../scripts/standalone.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-/** Child processes a bench started, killed when it exits however it ends (one listener for them all). */
-const children = new Set();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-function killedOnExit(child) {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
 
 /** A benchmark's command-line option: the word after `--name`, or the fallback. */
 export function option(name, fallback) {
@@ -30,27 +22,25 @@ export function option(name, fallback) {
 }
 
 /**
- * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped.
- * `mark()` is its sequence number now; `transactionsFor(since, paths)` counts the transactions of requests to those
- * paths that arrived after a mark.
+ * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
+ * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
+ * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load).
  */
 export function startIngest(port) {
-  const ingest = spawn('node', ['tests/support/sentry-ingest.mjs'], {
-    stdio: 'ignore',
-    env: { ...process.env, INGEST_PORT: String(port) },
-  });
-  killedOnExit(ingest);
-  const control = `http://127.0.0.1:${port}/__ingest`;
-  return {
+  const ingest = killedOnExit(
+    spawn('node', ['tests/support/sentry-ingest.mjs'], {
+      stdio: 'ignore',
+      env: { ...process.env, INGEST_PORT: String(port) },
+    }),
+  );
+  const client = new IngestClient(`http://127.0.0.1:${port}`);
+  return Object.assign(client, {
     dsn: `http://public@127.0.0.1:${port}/1`,
     pid: ingest.pid,
     stop: () => ingest.kill(),
-    mark: async () => (await (await fetch(`${control}/health`)).json()).seq,
-    transactionsFor: async (since, paths) => {
-      const { items } = await (await fetch(`${control}/items?since=${since}&type=transaction`)).json();
-      return items.filter((item) => paths.includes(item.payload?.request?.url)).length;
-    },
-  };
+    transactionsFor: async (from, paths) =>
+      (await client.items('transaction', from)).filter((item) => paths.includes(item.payload?.request?.url)).length,
+  });
 }
 
 /** `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took. */
@@ -130,22 +120,6 @@ export async function answersHealth(origin, attempts) {
     await sleep(100);
   }
   return false;
-}
-
-/** Whether a loopback port is free now. */
-export function bindable(port) {
-  return new Promise((done) => {
-    const server = createServer();
-    server.once('error', () => done(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
-  });
-}
-
-/** The first free loopback port from `from` up; keep `from` below Linux's ephemeral ports (32768+), see FACTS. */
-export async function freeLoopbackPort(from) {
-  let port = from;
-  while (!(await bindable(port))) port++;
-  return port;
 }
 
 /** Debian's redis-server on a loopback port, empty and without persistence; resolves when it says it is ready. */

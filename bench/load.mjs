@@ -8,6 +8,7 @@
 //   npm run bench:load -- --skip-build --seconds 20 --connections 50
 import autocannon from 'autocannon';
 import { appStartEnv, buildApp, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -31,7 +32,7 @@ const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);
 try {
   await autocannon({ url: `${origin}/api/health`, connections: 10, duration: 3 }); // warm-up
   const before = rssMb(server.pid);
-  const since = await ingest.mark();
+  const loadStarted = now();
   console.log(`loading ${origin} for ${seconds} s at ${connections} connections …`);
   const result = await autocannon({
     url: origin,
@@ -44,7 +45,7 @@ try {
   const after = rssMb(server.pid);
   const failures = result.errors + result.timeouts + result.non2xx;
   // autocannon stops with a request in flight on each connection, which the server still finishes and reports.
-  const transactions = await ingest.transactionsFor(since, paths);
+  const transactions = await ingest.transactionsFor(loadStarted, paths);
   const lost = Math.max(0, result.requests.total - transactions);
   console.table({
     requests: { value: result.requests.total },

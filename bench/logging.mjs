@@ -14,6 +14,7 @@ import pino from 'pino';
 import { createServerLogger } from '../src/observability/server/log.mts';
 import { preload } from '../scripts/standalone.mjs';
 import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const distDir = option('dist', '.next-bench-logging');
 const rounds = Number(option('rounds', 3));
@@ -128,13 +129,13 @@ console.table(rows);
 // Failing requests: each prints one error line, forwarded to Sentry as a log (SENTRY_LOG_LEVEL warn).
 const { server, origin } = await startServer({});
 try {
-  const since = await ingest.mark();
+  const before = now();
   const started = performance.now();
   const result = await autocannon({ url: `${origin}/api/diagnostics/server-error`, connections, duration: seconds });
   // The SDK's buffer is sent every 5 s: wait for the last one.
   await sleep(6000);
   const elapsed = (performance.now() - started) / 1000;
-  const { items } = await (await fetch(`http://127.0.0.1:3298/__ingest/items?since=${since}&type=log`)).json();
+  const items = await ingest.items('log', before);
   const records = items.reduce((sum, item) => sum + (item.payload?.items?.length ?? 0), 0);
   console.log(
     `\nUnder ${seconds} s of failing API requests (${result.requests.total} answered, one error line each): ` +

@@ -14,6 +14,7 @@ import { chromium } from '@playwright/test';
 import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
 import { preload } from '../scripts/standalone.mjs';
+import { killedOnExit } from '../tests/support/processes.ts';
 
 const dist = option('dist', '.next-e2e');
 const runs = Number(option('runs', '10'));
@@ -25,20 +26,21 @@ const ingestPort = Number(option('ingest-port', '3311'));
 const stuckAfterMs = 10_000;
 
 const ingest = startIngest(ingestPort);
-const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
-  cwd: `${dist}/standalone`,
-  stdio: 'ignore',
-  // Inside the standalone directory the build directory keeps its own name, wherever the build was moved.
-  env: {
-    PATH: process.env.PATH,
-    NODE_ENV: 'production',
-    NEXT_DIST_DIR: basename(dist),
-    ...appStartEnv,
-    PORT: String(port),
-    HOSTNAME: 'localhost',
-  },
-});
-process.on('exit', () => server.kill());
+const server = killedOnExit(
+  spawn('node', ['--import', `./${preload}`, 'server.js'], {
+    cwd: `${dist}/standalone`,
+    stdio: 'ignore',
+    // Inside the standalone directory the build directory keeps its own name, wherever the build was moved.
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      NEXT_DIST_DIR: basename(dist),
+      ...appStartEnv,
+      PORT: String(port),
+      HOSTNAME: 'localhost',
+    },
+  }),
+);
 const origin = `http://localhost:${port}`;
 for (
   let i = 0;

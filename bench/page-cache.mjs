@@ -21,7 +21,6 @@ import {
   appStartEnv,
   buildApp,
   cpuMs,
-  freeLoopbackPort,
   load,
   option,
   redisCommand as redisCommandOn,
@@ -30,6 +29,7 @@ import {
   startRedisServer,
   startStandalone,
 } from './lib.mjs';
+import { freePort } from '../tests/support/processes.ts';
 import { startCluster, startSentinels } from '../tests/support/redis.ts';
 
 const dist = option('dist', '.next-bench-cache');
@@ -53,7 +53,7 @@ if (!existsSync(`${dist}/standalone/server.js`)) {
 const cleanups = [];
 process.on('exit', () => cleanups.forEach((cleanup) => cleanup()));
 
-ports.redis = await freeLoopbackPort(26_000);
+ports.redis = await freePort();
 const redisUrl = `redis://127.0.0.1:${ports.redis}`;
 
 const startRedis = () => startRedisServer(ports.redis);

@@ -8,6 +8,7 @@
 //   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
 //   npm run bench:routes -- --port 3503 --ingest-port 3599   # ports of your own (default 3203 and 3299)
 import { appStartEnv, builtBaseline, load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const dir = option('dir', '.');
 const seconds = Number(option('seconds', 6));
@@ -27,14 +28,14 @@ const rows = [];
 const idleRssMb = rssMb(server.pid);
 try {
   for (const path of routes) {
-    const since = await ingest.mark();
+    const before = now();
     const result = await load(origin, path, server.pid, { connections, seconds });
     // The route's transactions from the warm-up and the load, against the answers autocannon counted. autocannon stops
     // with a request in flight on each connection, which the server still finishes and reports: so at least as many.
     let transactions;
     if (reporting) {
       await sleep(3000);
-      transactions = await ingest.transactionsFor(since, [path]);
+      transactions = await ingest.transactionsFor(before, [path]);
     }
     rows.push({
       path,

@@ -39,6 +39,7 @@ import {
   start as nextStart,
   startIngest,
 } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
 const rounds = Number(option('rounds', 2));
@@ -249,14 +250,14 @@ try {
           }
         }
         for (const route of routes) {
-          const since = await ingest.mark();
+          const before = now();
           const result = await load(origin, route.path, server.pid, loadOptions);
           recordLoad(name, route, result);
           if (name === 'app') {
             // Spec §1: every transaction, counted at the ingest. autocannon stops with a request in flight on each
             // connection, which the server still answers and reports: so at least as many as the answers counted.
             await sleep(3000);
-            const delivered = await ingest.transactionsFor(since, [route.path]);
+            const delivered = await ingest.transactionsFor(before, [route.path]);
             record(
               name,
               `${route.name} transactions delivered %`,

@@ -5,6 +5,7 @@
 //   npm run bench:volume                 # build, then 100 requests per route
 //   npm run bench:volume -- --skip-build --requests 300
 import { appStartEnv, buildApp, sleep, start, startIngest } from './lib.mjs';
+import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
 const i = args.indexOf('--requests');
@@ -16,12 +17,11 @@ const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_D
 if (!args.includes('--skip-build')) buildApp('volume', { ...env, BUILD_ID: 'volume' });
 const { server, origin } = await start('.', 3206, { ...appStartEnv, ...env });
 try {
-  const control = 'http://127.0.0.1:3297/__ingest';
   await sleep(1000); // start-up spans settle
-  const { seq: since } = await (await fetch(`${control}/health`)).json();
+  const before = now();
   for (const route of routes) for (let n = 0; n < perRoute; n++) await (await fetch(`${origin}${route}`)).text();
   await sleep(4000); // the SDK sends each transaction when it ends; give the last ones time
-  const { items } = await (await fetch(`${control}/items?since=${since}`)).json();
+  const items = await ingest.items(undefined, before);
   const requests = perRoute * routes.length;
   const byType = {};
   let spans = 0;

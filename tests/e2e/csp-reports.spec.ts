@@ -81,13 +81,13 @@ async function overHttps(run: (origin: string, reportRequests: IncomingHttpHeade
 test('a report-to report reaches Sentry through the app, without query values, fragment, referrer query or cookie', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   await overHttps(async (origin, reportRequests) => {
     const violations = await recordCspViolations(page);
+    const reported = ingest.waitForCspViolation((v) => v.blockedUrl.includes(token));
     await violateWithSecrets(page, origin, token);
-    const { violation, item } = await ingest.waitForCspViolation((v) => v.blockedUrl.includes(token), { since });
+    const { violation, item } = await reported;
     // The browser saw the secret in the page's address; Sentry receives the keys only.
     expect(violations).toEqual([
       `img-src https://blocked.example/${token}.png?key=${secretFor(token)} on ${origin}/examples/${token}?csp=${secretFor(token)}`,
@@ -107,14 +107,13 @@ test('a report-to report reaches Sentry through the app, without query values, f
     expectNothingPersonal(item, secretFor(token), reportRequests);
     // Chromium sends the page's cookies with a report to its own origin: the app keeps them.
     expect(reportRequests[0]?.cookie).toBe(`session=${secretFor(token)}`);
-    expect(JSON.stringify(await ingest.items(undefined, since))).not.toContain(secretFor(token));
+    expect(JSON.stringify(await ingest.items())).not.toContain(secretFor(token));
   });
 });
 
 test('a browser without report-to sends its report through report-uri, redacted the same way', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   // A browser that ignores report-to (Firefox) uses report-uri: here, the app's policy without its report-to.
@@ -128,8 +127,12 @@ test('a browser without report-to sends its report through report-uri, redacted 
     onRequest: (request) => request.url === '/api/csp-report' && reportRequests.push(request.headers),
   });
   try {
+    const reported = ingest.waitForCspViolation((v) => v.blockedUrl.includes(token));
+    const forwardTraced = ingest.waitForTransaction(
+      (t) => t.transaction === 'POST /api/csp-report' && JSON.stringify(t).includes(`/examples/${token}`),
+    );
     await violateWithSecrets(page, app.origin, token);
-    const { violation, item } = await ingest.waitForCspViolation((v) => v.blockedUrl.includes(token), { since });
+    const { violation, item } = await reported;
     expect(violation).toMatchObject({
       format: 'report-uri',
       effectiveDirective: 'img-src',
@@ -146,14 +149,11 @@ test('a browser without report-to sends its report through report-uri, redacted 
       referer: `${app.origin}/examples/${token}?csp=${secretFor(token)}`,
     });
     // The route's own transaction names that Referer, redacted; nothing that arrived holds the secret.
-    const transaction = await ingest.waitForTransaction(
-      (t) => t.transaction === 'POST /api/csp-report' && JSON.stringify(t).includes(`/examples/${token}`),
-      { since },
-    );
+    const transaction = await forwardTraced;
     expect(transaction.contexts?.trace?.data?.['http.request.header.referer']).toEqual([
       `${app.origin}/examples/${token}?csp=`,
     ]);
-    expect(JSON.stringify(await ingest.items(undefined, since))).not.toContain(secretFor(token));
+    expect(JSON.stringify(await ingest.items())).not.toContain(secretFor(token));
   } finally {
     await app.stop();
   }
@@ -162,7 +162,6 @@ test('a browser without report-to sends its report through report-uri, redacted 
 test('a page with nothing to block sends no report; the same violation again sends none either', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   await overHttps(async (origin, reportRequests) => {
@@ -174,10 +173,11 @@ test('a page with nothing to block sends no report; the same violation again sen
     await page.waitForTimeout(1000);
     // Then one violation on purpose, three times: once its report is in, whatever the page caused before it is too.
     const blocked = `https://blocked.example/${token}-on-purpose.png`;
+    const reported = ingest.waitForCspViolation((v) => v.blockedUrl === blocked);
     for (let i = 0; i < 3; i++) await loadBlockedImage(page, blocked);
-    await ingest.waitForCspViolation((v) => v.blockedUrl === blocked, { since });
+    await reported;
     await page.waitForTimeout(1000);
-    const fromThisPage = (await ingest.items('security', since)).filter((item) =>
+    const fromThisPage = (await ingest.items('security')).filter((item) =>
       JSON.stringify(item.payload).includes(token),
     );
     expect(fromThisPage.map((item) => JSON.stringify(item.payload))).toEqual([expect.stringContaining(blocked)]);
@@ -186,7 +186,7 @@ test('a page with nothing to block sends no report; the same violation again sen
   });
 });
 
-test('what is not a violation report gets a JSON 400 and goes nowhere', async ({ request, ingest, since, token }) => {
+test('what is not a violation report gets a JSON 400 and goes nowhere', async ({ request, ingest, token }) => {
   const report = { 'csp-report': { 'document-uri': `https://app.example/${token}`, 'blocked-uri': 'inline' } };
   const malformed: [string, string][] = [
     ['application/csp-report', `{"csp-report": "${token}"`],
@@ -203,17 +203,18 @@ test('what is not a violation report gets a JSON 400 and goes nowhere', async ({
   }
   expect((await request.get('/api/csp-report')).status()).toBe(405);
   // A well-formed one, last: once it is in, any of the above would be too.
+  const reported = ingest.waitForCspViolation((v) => v.documentUrl.includes(token));
   const response = await request.post('/api/csp-report', {
     headers: { 'content-type': 'application/csp-report' },
     data: JSON.stringify(report),
   });
   expect(response.status()).toBe(204);
-  await ingest.waitForCspViolation((v) => v.documentUrl.includes(token), { since });
-  const arrived = (await ingest.items('security', since)).filter((item) => JSON.stringify(item).includes(token));
+  await reported;
+  const arrived = (await ingest.items('security')).filter((item) => JSON.stringify(item).includes(token));
   expect(arrived).toHaveLength(1);
 });
 
-test('with SENTRY_COLLECT_PII=1 the report goes on as the browser sent it', async ({ ingest, since, token }) => {
+test('with SENTRY_COLLECT_PII=1 the report goes on as the browser sent it', async ({ ingest, token }) => {
   const server = await startInstance(undefined, undefined, { SENTRY_COLLECT_PII: '1' });
   try {
     const secret = secretFor(token);
@@ -225,13 +226,14 @@ test('with SENTRY_COLLECT_PII=1 the report goes on as the browser sent it', asyn
         'script-sample': secret,
       },
     };
+    const reported = ingest.waitForCspViolation((v) => v.blockedUrl.includes(token));
     const response = await fetch(`${server.origin}/api/csp-report`, {
       method: 'POST',
       headers: { 'content-type': 'application/csp-report' },
       body: JSON.stringify(report),
     });
     expect(response.status).toBe(204);
-    const { item } = await ingest.waitForCspViolation((v) => v.blockedUrl.includes(token), { since });
+    const { item } = await reported;
     expect(item.payload).toEqual(report);
   } finally {
     await server.stop();
@@ -241,12 +243,14 @@ test('with SENTRY_COLLECT_PII=1 the report goes on as the browser sent it', asyn
 test('one report costs one transaction: the forward to Sentry is not traced apart from the route', async ({
   request,
   ingest,
-  since,
   token,
 }) => {
   // Issue 37: the route answers first, so a traced forward became a transaction of its own in the report's trace.
   const traceId = randomBytes(16).toString('hex');
   const report = { 'csp-report': { 'document-uri': `https://app.example/${token}`, 'blocked-uri': 'inline' } };
+  const inTrace = (t: Event) => t.contexts?.trace?.trace_id === traceId;
+  const reported = ingest.waitForCspViolation((v) => v.documentUrl.includes(token));
+  const routeTraced = ingest.waitForTransaction((t) => inTrace(t) && t.transaction === 'POST /api/csp-report');
   const response = await request.post('/api/csp-report', {
     headers: {
       'content-type': 'application/csp-report',
@@ -255,12 +259,8 @@ test('one report costs one transaction: the forward to Sentry is not traced apar
     data: JSON.stringify(report),
   });
   expect(response.status()).toBe(204);
-  await ingest.waitForCspViolation((v) => v.documentUrl.includes(token), { since });
-  const inTrace = (t: Event) => t.contexts?.trace?.trace_id === traceId;
-  await ingest.waitForTransaction((t) => inTrace(t) && t.transaction === 'POST /api/csp-report', { since });
-  await ingest.expectNone<Event>('transaction', (t) => inTrace(t) && t.transaction !== 'POST /api/csp-report', {
-    since,
-  });
-  const transactions = (await ingest.items<Event>('transaction', since)).filter((item) => inTrace(item.payload));
+  await Promise.all([reported, routeTraced]);
+  await ingest.expectNone<Event>('transaction', (t) => inTrace(t) && t.transaction !== 'POST /api/csp-report');
+  const transactions = (await ingest.items<Event>('transaction')).filter((item) => inTrace(item.payload));
   expect(transactions.map((item) => item.payload.transaction)).toEqual(['POST /api/csp-report']);
 });

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { startBackend, type Backend } from '../support/backend';
-import { freePort, startExpectingExit, startInstance, type Instance } from '../support/cluster';
+import { startExpectingExit, startInstance, type Instance } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';

@@ -65,11 +65,7 @@ test.describe('a rolling deploy: the load balancer switches from the old build t
     { kind: 'a getStaticProps page', link: /^Page data generated at build time/, path: '/examples/generated' },
   ];
   for (const target of targets) {
-    test(`a client-side navigation to ${target.kind} lands, in full, on the new build`, async ({
-      page,
-      ingest,
-      since,
-    }) => {
+    test(`a client-side navigation to ${target.kind} lands, in full, on the new build`, async ({ page, ingest }) => {
       await nginx.route([old]);
       const { responses, documents } = watch(page);
       // The links are below the fold, so the router has not prefetched them when the deploy happens. (A route it
@@ -104,7 +100,7 @@ test.describe('a rolling deploy: the load balancer switches from the old build t
         [],
       );
       // A deploy is not a bug: no error event from this browser reaches the error reporter.
-      await ingest.expectNone('event', errorsFrom(nginx.origin), { since, withinMs: 2000 });
+      await ingest.expectNone('event', errorsFrom(nginx.origin), { withinMs: 2000 });
     });
   }
 });
@@ -114,7 +110,6 @@ for (const cpuSlowdown of [1, 4]) {
   test(`a route whose scripts do not arrive within 3.8 s is loaded by a full navigation${cpuSlowdown > 1 ? `, at ${cpuSlowdown}× CPU slowdown` : ''}`, async ({
     page,
     ingest,
-    since,
   }) => {
     // An instance of its own, so that the error events of other tests cannot be mistaken for this one's.
     const instance = await startInstance();
@@ -154,7 +149,7 @@ for (const cpuSlowdown of [1, 4]) {
       expect(waited.fromHover).toBeGreaterThanOrEqual(3800);
       expect(waited.fromClick).toBeLessThanOrEqual(guaranteedWithinMs);
       await Promise.all(held.map((route) => route.abort().catch(() => {})));
-      await ingest.expectNone('event', errorsFrom(instance.origin), { since, withinMs: 1000 });
+      await ingest.expectNone('event', errorsFrom(instance.origin), { withinMs: 1000 });
     } finally {
       await instance.stop();
     }
@@ -236,7 +231,6 @@ test.describe('three instances of one build behind nginx, round-robin', () => {
   test('a browser session across many pages keeps its trace and session, also when an instance is killed', async ({
     page,
     ingest,
-    since,
   }) => {
     test.setTimeout(90_000);
     const { responses, documents } = watch(page);
@@ -298,7 +292,10 @@ test.describe('three instances of one build behind nginx, round-robin', () => {
     // Each navigation's trace continues on whichever instance answered its page data.
     expect(dataTraces.length).toBeGreaterThanOrEqual(3 * 4);
     for (const { path, traceId } of dataTraces) {
-      await ingest.waitForTransaction((t) => t.contexts?.trace?.trace_id === traceId, { since, timeoutMs: 20_000 });
+      await ingest.waitForTransaction((t) => t.contexts?.trace?.trace_id === traceId, {
+        from: 'test start',
+        timeoutMs: 20_000,
+      });
       expect(path).toMatch(/^\/_next\/data\//);
     }
   });

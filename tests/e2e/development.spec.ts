@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBackend, type Backend } from '../support/backend';
 import { productTestEnv } from '../support/e2e-env.mts';
-import { freePort } from '../support/ports';
+import { freePort } from '../support/processes';
 
 const copy = '.test-results/dev-app';
 

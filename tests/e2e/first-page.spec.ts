@@ -4,10 +4,10 @@ import { expect, test } from './fixtures';
 // Issue 24: the first step of docs/build-your-product.md, whose files `npm test` writes from the guide's own code into
 // the app the tests build (tests/support/test-app.mjs). A newcomer's new page and API route are served, traced, and
 // their errors reported, exactly as the guide says.
-test('the guide’s new pages and API route are served, traced and reported', async ({ page, ingest, since }) => {
+test('the guide’s new pages and API route are served, traced and reported', async ({ page, ingest }) => {
   const requestIdOf = (headers: Record<string, string>) => headers['x-request-id'];
   const tracedAs = async (requestId: string | undefined) =>
-    (await ingest.waitForTransaction((e) => e.tags?.request_id === requestId, { since })).transaction;
+    (await ingest.waitForTransaction((e) => e.tags?.request_id === requestId, { from: 'test start' })).transaction;
 
   // The getServerSideProps page, in the browser.
   const hello = await page.goto('/hello');
@@ -29,6 +29,8 @@ test('the guide’s new pages and API route are served, traced and reported', as
   // The guide's error: the page's 500, and the event in Sentry with the request's id.
   const failed = await page.request.get('/hello?fail=1');
   expect(failed.status()).toBe(500);
-  const error = await ingest.waitForError((e) => e.tags?.request_id === requestIdOf(failed.headers()), { since });
+  const error = await ingest.waitForError((e) => e.tags?.request_id === requestIdOf(failed.headers()), {
+    from: 'test start',
+  });
   expect(firstException(error)).toBe('Hello failed on purpose');
 });

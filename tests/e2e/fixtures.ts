@@ -5,7 +5,11 @@ import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { e2eDistDir } from '../support/e2e-env.mts';
 import { IngestClient } from '../support/ingest';
 
-/** Tests that see what the app reports: `ingest` is the local Sentry ingest, `since` its mark at test start. */
+/**
+ * Tests that see what the app reports: `ingest` is the local Sentry ingest's client, new for each test (its waits are
+ * created before the action they wait for). `since`, its sequence number at test start passed by hand to each wait, is
+ * the way the page-cache specs still do it.
+ */
 export const test = base.extend<{ ingest: IngestClient; since: number; token: string }>({
   ingest: async ({}, use) => use(new IngestClient()),
   since: async ({ ingest }, use) => use(await ingest.mark()),

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Event } from '@sentry/core';
 import { ingestOrigin } from '../support/e2e-env.mts';
-import { thrownException } from '../support/ingest';
+import { now, thrownException } from '../support/ingest';
 import { expect, test, throwInPage } from './fixtures';
 
 // Issue 5: the app keeps working, and loses no report, while the reporter's ingest fails.
@@ -43,24 +43,24 @@ async function browse(page: Page) {
 test('a server error raised while the ingest is unreachable is retried and arrives once it is back', async ({
   request,
   ingest,
-  since,
 }) => {
   await ingest.setMode('refuse');
   const response = await request.get('/api/diagnostics/server-error');
   expect(response.status()).toBe(500);
   const requestId = response.headers()['x-request-id'];
-  await expect
-    .poll(async () => (await ingest.requests(since)).filter((r) => r.mode === 'refuse').length)
-    .toBeGreaterThan(0);
+  await expect.poll(async () => (await ingest.requests()).filter((r) => r.mode === 'refuse').length).toBeGreaterThan(0);
   await ingest.setMode('accept');
   // The SDK's offline transport retries after 5 s, then backs off.
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 30_000 });
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, {
+    from: 'test start',
+    timeoutMs: 30_000,
+  });
   expect(event.exception?.values?.at(-1)?.value).toBe('Diagnostics: an exception thrown in an API route');
 });
 
 // Spec §1: 100% of transactions are traced. In a burst, with an ingest as slow to answer as a distant one, envelopes
 // wait in the server's transport; none may be dropped for want of room (the SDK's default holds 64).
-test('a burst of requests while the ingest answers slowly loses no transaction', async ({ request, ingest, since }) => {
+test('a burst of requests while the ingest answers slowly loses no transaction', async ({ request, ingest }) => {
   test.setTimeout(60_000);
   await ingest.setMode('slow', undefined, 500);
   const burst = `burst-${Date.now()}`;
@@ -72,7 +72,7 @@ test('a burst of requests while the ingest answers slowly loses no transaction',
   );
   expect(answers.filter((answer) => !answer.ok())).toEqual([]);
   const arrived = async () =>
-    (await ingest.items<Event>('transaction', since)).filter((item) =>
+    (await ingest.items<Event>('transaction')).filter((item) =>
       String(item.payload.request?.headers?.['x-request-id'] ?? '').startsWith(`${burst}-`),
     ).length;
   await expect.poll(arrived, { timeout: 30_000 }).toBe(count);
@@ -107,7 +107,6 @@ const queued = (page: Page) =>
 test('errors raised while the ingest is unreachable arrive once it is back, also after a reload', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   test.setTimeout(90_000);
@@ -120,10 +119,8 @@ test('errors raised while the ingest is unreachable arrive once it is back, also
   for (let i = 4; i <= 5; i++) await throwInPage(page, `offline ${i} ${token}`);
   await expect.poll(() => queued(page)).toBeGreaterThanOrEqual(5);
   // Give the SDK time to try and fail, then check that nothing got through.
-  await expect
-    .poll(async () => (await ingest.requests(since)).filter((r) => r.mode === 'refuse').length)
-    .toBeGreaterThan(0);
-  expect((await ingest.items('event', since)).filter((i) => JSON.stringify(i.payload).includes(token))).toHaveLength(0);
+  await expect.poll(async () => (await ingest.requests()).filter((r) => r.mode === 'refuse').length).toBeGreaterThan(0);
+  expect((await ingest.items('event')).filter((i) => JSON.stringify(i.payload).includes(token))).toHaveLength(0);
 
   await ingest.setMode('accept');
   await page.reload();
@@ -131,7 +128,7 @@ test('errors raised while the ingest is unreachable arrive once it is back, also
     .poll(
       async () =>
         new Set(
-          (await ingest.items<import('@sentry/core').ErrorEvent>('event', since))
+          (await ingest.items<import('@sentry/core').ErrorEvent>('event'))
             .map((i) => thrownException(i.payload))
             .filter((m) => m.endsWith(token)),
         ).size,
@@ -143,13 +140,13 @@ test('errors raised while the ingest is unreachable arrive once it is back, also
 test('while rate-limited, the browser SDK backs off', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
   // Marked before the switch: the page-load transaction may be what meets the first 429, rather than the error.
-  const windowStart = await ingest.mark();
+  const windowStart = now();
   await ingest.setMode('rateLimit', 60);
   await throwInPage(page, `limited 1 ${token}`);
   await expect
     .poll(async () => (await ingest.requests(windowStart)).filter((r) => r.mode === 'rateLimit').length)
     .toBeGreaterThan(0);
-  const afterFirst = await ingest.mark();
+  const afterFirst = now();
   for (let i = 2; i <= 10; i++) await throwInPage(page, `limited ${i} ${token}`);
   await page.getByRole('link', { name: /getServerSideProps throws/ }).click();
   await page.waitForTimeout(3000);

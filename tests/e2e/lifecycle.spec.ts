@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 
@@ -27,7 +27,6 @@ test('/api/ready answers 200 while the instance serves', async ({ request }) => 
 
 test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are sent, exit code 0', async ({
   ingest,
-  since,
 }) => {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
@@ -65,7 +64,10 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
     expect(await slowResponse.json()).toEqual({ waitedMs: 2500 });
 
     expect(await exited).toBe(0);
-    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since, timeoutMs: 5000 });
+    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, {
+      from: 'test start',
+      timeoutMs: 5000,
+    });
     expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
     // Closed: new connections are refused.
     await expect(fetch(`${origin}/api/health`)).rejects.toThrow();

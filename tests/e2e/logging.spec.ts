@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
 import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { expect, test } from './fixtures';
 
 // The server's log (src/observability/server/log.mts) as an operator reads it: one JSON line per event, carrying the
@@ -47,13 +47,12 @@ for (const { what, path, message } of [
   test(`${what}: exactly one JSON line, with the request id and trace id of its Sentry event and transaction`, async ({
     request,
     ingest,
-    since,
   }) => {
     const response = await request.get(path);
     expect(response.status()).toBe(500);
     const requestId = response.headers()['x-request-id'] ?? '';
-    const event = await ingest.waitForError(ofRequest(requestId), { since });
-    const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+    const event = await ingest.waitForError(ofRequest(requestId), { from: 'test start' });
+    const transaction = await ingest.waitForTransaction(ofRequest(requestId), { from: 'test start' });
     // The line was printed before the response was sent; the event and transaction arrived after it.
     const lines = serverLines().filter((line) => line.request_id === requestId);
     expect(lines).toHaveLength(1);
@@ -80,7 +79,6 @@ interface LogRecord {
 test('error lines reach Sentry as logs, batched, linked to the trace, without cookies or credentials', async ({
   request,
   ingest,
-  since,
   token,
 }) => {
   const secrets = { cookie: `cookie-${token}`, authorization: `token-${token}` };
@@ -95,14 +93,16 @@ test('error lines reach Sentry as logs, batched, linked to the trace, without co
   const recordOf = (item: { items: LogRecord[] }, requestId: string) =>
     item.items.find((record) => record.attributes.request_id?.value === requestId);
   for (const requestId of requestIds) {
-    await ingest.waitForItem<{ items: LogRecord[] }>('log', (item) => Boolean(recordOf(item, requestId)), { since });
+    await ingest.waitForItem<{ items: LogRecord[] }>('log', (item) => Boolean(recordOf(item, requestId)), {
+      from: 'test start',
+    });
   }
-  const logItems = (await ingest.items<{ items: LogRecord[] }>('log', since)).filter((item) =>
+  const logItems = (await ingest.items<{ items: LogRecord[] }>('log')).filter((item) =>
     requestIds.some((requestId) => recordOf(item.payload, requestId)),
   );
   // The SDK sends what its buffer holds every 5 s: ten lines logged within a second share one or two envelopes.
   expect(logItems.length).toBeLessThanOrEqual(2);
-  const transaction = await ingest.waitForTransaction(ofRequest(requestIds[0]!), { since });
+  const transaction = await ingest.waitForTransaction(ofRequest(requestIds[0]!), { from: 'test start' });
   const record = recordOf(logItems.find((item) => recordOf(item.payload, requestIds[0]!))!.payload, requestIds[0]!)!;
   expect(record).toMatchObject({ body: 'API route /api/diagnostics/server-error?secret= failed' });
   expect(record.trace_id).toBe(transaction.contexts?.trace?.trace_id);

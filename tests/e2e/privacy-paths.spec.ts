@@ -45,17 +45,17 @@ function recordingText(item: IngestItem): string {
   }
 }
 
-/** Every item the ingest received since the test's mark, as text, whatever its type; recordings inflated. */
-async function everythingReported(ingest: IngestClient, since: number): Promise<{ type: string; text: string }[]> {
-  return (await ingest.items(undefined, since)).map((item) => ({
+/** Every item the ingest received during this test, as text, whatever its type; recordings inflated. */
+async function everythingReported(ingest: IngestClient): Promise<{ type: string; text: string }[]> {
+  return (await ingest.items()).map((item) => ({
     type: item.type,
     text: item.binary === undefined ? JSON.stringify(item.payload) : recordingText(item),
   }));
 }
 
-/** None of the secrets in anything reported since the mark, nor in anything the server printed. */
-async function expectNowhere(secrets: string[], ingest: IngestClient, since: number, server: Instance) {
-  const reported = await everythingReported(ingest, since);
+/** None of the secrets in anything reported during this test, nor in anything the server printed. */
+async function expectNowhere(secrets: string[], ingest: IngestClient, server: Instance) {
+  const reported = await everythingReported(ingest);
   for (const { type, text } of reported) {
     for (const secret of secrets) expect(text, `${type} carries ${secret}`).not.toContain(secret);
   }
@@ -91,11 +91,12 @@ async function accessLogLine(server: Instance, requestId: string): Promise<LogLi
 const ofRequest = (requestId: string) => (event: Event) => event.tags?.request_id === requestId;
 const carries = (text: string) => (payload: unknown) => JSON.stringify(payload).includes(text);
 
-/** Waits for what a failing server request reports: its error event (thrown with `message`) and its transaction. */
-async function serverReports(ingest: IngestClient, since: number, requestId: string, message: string) {
-  const event = await ingest.waitForError(ofRequest(requestId), { since });
-  expect(thrownException(event)).toBe(message);
-  const transaction = await ingest.waitForItem('transaction', carries(requestId), { since });
+/** Waits for what a failing server request reports: its error event and its transaction. Create it before the request. */
+async function serverReports(ingest: IngestClient, requestId: string) {
+  const [event, transaction] = await Promise.all([
+    ingest.waitForError(ofRequest(requestId)),
+    ingest.waitForItem('transaction', carries(requestId)),
+  ]);
   return { event, transaction: transaction.payload as Event };
 }
 
@@ -112,88 +113,89 @@ const apiError = 'Diagnostics: an exception thrown in an API route';
 test.describe('with personal data off', () => {
   test('an API error: its query values, in the event, the transaction, the log line and its Sentry log', async ({
     ingest,
-    since,
     token,
     server,
   }) => {
     const [email, q] = secretsOf(token, 'email', 'q');
     const requestId = `privacy-${token}`;
+    const reported = serverReports(ingest, requestId);
+    // The error line, forwarded to Sentry as a log (every 5 s): the keys say what was asked.
+    const logged = ingest.waitForItem('log', carries(requestId));
     const response = await fetch(`${server.origin}/api/diagnostics/server-error?email=${email}&q=${q}`, {
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(500);
-    const { event } = await serverReports(ingest, since, requestId, apiError);
+    const { event } = await reported;
+    expect(thrownException(event)).toBe(apiError);
     // The SDK sends no query of a URL it collects itself.
     expect(event.request?.url).toBe(`${server.origin}/api/diagnostics/server-error`);
-    // The error line, forwarded to Sentry as a log (every 5 s): the keys say what was asked.
-    const log = await ingest.waitForItem('log', carries(requestId), { since, timeoutMs: 15_000 });
+    const log = await logged;
     expect(JSON.stringify(log.payload)).toContain('API route /api/diagnostics/server-error?email=&q= failed');
     expect((await accessLogLine(server, requestId)).url).toBe('/api/diagnostics/server-error?email=&q=');
-    await expectNowhere([email!, q!], ingest, since, server);
+    await expectNowhere([email!, q!], ingest, server);
   });
 
   test('an error in getServerSideProps: its query values, in the event and the transaction', async ({
     ingest,
-    since,
     token,
     server,
   }) => {
     const [email] = secretsOf(token, 'email');
     const requestId = `privacy-${token}`;
+    const reported = serverReports(ingest, requestId);
     const response = await fetch(`${server.origin}/diagnostics/ssr-error?email=${email}`, {
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(500);
-    const { event } = await serverReports(
-      ingest,
-      since,
-      requestId,
-      'Diagnostics: an exception thrown in getServerSideProps',
-    );
+    const { event } = await reported;
+    expect(thrownException(event)).toBe('Diagnostics: an exception thrown in getServerSideProps');
     // Next's request error hook names the path and query that failed.
     expect(event.contexts?.nextjs?.request_path).toBe('/diagnostics/ssr-error?email=');
     expect((await accessLogLine(server, requestId)).url).toBe('/diagnostics/ssr-error?email=');
-    await expectNowhere([email!], ingest, since, server);
+    await expectNowhere([email!], ingest, server);
   });
 
-  test('an error in the proxy: its query values', async ({ ingest, since, token, server }) => {
+  test('an error in the proxy: its query values', async ({ ingest, token, server }) => {
     const [email] = secretsOf(token, 'email');
     const requestId = `privacy-${token}`;
+    const error = ingest.waitForError(carries(requestId));
+    const transaction = ingest.waitForItem('transaction', carries(requestId));
     // Uncompressed: when the error page is gzipped, the SDK reads the transaction's status as 404 and drops it.
     const response = await fetch(`${server.origin}/diagnostics/proxy-error?email=${email}`, {
       headers: { 'x-request-id': requestId, 'accept-encoding': 'identity' },
     });
     expect(response.status).toBe(500);
-    const event = await ingest.waitForError(carries(requestId), { since });
-    expect(thrownException(event)).toBe('Diagnostics: an exception thrown in the proxy');
-    await ingest.waitForItem('transaction', carries(requestId), { since });
-    await expectNowhere([email!], ingest, since, server);
+    expect(thrownException(await error)).toBe('Diagnostics: an exception thrown in the proxy');
+    await transaction;
+    await expectNowhere([email!], ingest, server);
   });
 
-  test("a Referer: the other page's query", async ({ ingest, since, token, server }) => {
+  test("a Referer: the other page's query", async ({ ingest, token, server }) => {
     const [email] = secretsOf(token, 'email');
     const requestId = `privacy-${token}`;
+    const reported = serverReports(ingest, requestId);
     const response = await fetch(`${server.origin}/api/diagnostics/server-error`, {
       headers: { 'x-request-id': requestId, referer: `${server.origin}/examples/7?email=${email}` },
     });
     expect(response.status).toBe(500);
-    const { event, transaction } = await serverReports(ingest, since, requestId, apiError);
+    const { event, transaction } = await reported;
+    expect(thrownException(event)).toBe(apiError);
     // Kept: where the user came from, without what they sent there.
     expect(event.request?.headers?.referer).toBe(`${server.origin}/examples/7?email=`);
     expect(transaction.contexts?.trace?.data?.['http.request.header.referer']).toEqual([
       `${server.origin}/examples/7?email=`,
     ]);
-    await expectNowhere([email!], ingest, since, server);
+    await expectNowhere([email!], ingest, server);
   });
 
   test('an absolute-form request line: its user-info, in the event, the transaction and the access log', async ({
     ingest,
-    since,
     token,
     server,
   }) => {
     const [password, email] = secretsOf(token, 'password', 'email');
     const requestId = `privacy-${token}`;
+    const reported = serverReports(ingest, requestId);
     const answer = await rawRequest(
       server.port,
       appHost,
@@ -201,7 +203,8 @@ test.describe('with personal data off', () => {
         `Host: ${appHost}:${server.port}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n`,
     );
     expect(answer.status).toBe(500);
-    const { event, transaction } = await serverReports(ingest, since, requestId, apiError);
+    const { event, transaction } = await reported;
+    expect(thrownException(event)).toBe(apiError);
     expect(event.request?.url).toBe(`http://${appHost}:${server.port}/api/diagnostics/server-error`);
     expect(transaction.contexts?.trace?.data?.['url.full']).toBe(
       `http://${appHost}:${server.port}/api/diagnostics/server-error`,
@@ -209,27 +212,27 @@ test.describe('with personal data off', () => {
     expect((await accessLogLine(server, requestId)).url).toBe(
       `http://${appHost}:${server.port}/api/diagnostics/server-error?email=`,
     );
-    await expectNowhere([password!, email!], ingest, since, server);
+    await expectNowhere([password!, email!], ingest, server);
   });
 
-  test('a bare token for a query: the whole token', async ({ ingest, since, token, server }) => {
+  test('a bare token for a query: the whole token', async ({ ingest, token, server }) => {
     const [secret] = secretsOf(token, 'token');
     const bareToken = bareTokenOf(secret!);
     const requestId = `privacy-${token}`;
+    const traced = ingest.waitForTransaction(ofRequest(requestId));
     const response = await fetch(`${server.origin}/examples/42?${bareToken}`, {
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(200);
-    const transaction = await ingest.waitForTransaction(ofRequest(requestId), { since });
+    const transaction = await traced;
     expect(transaction.transaction).toBe('GET /examples/[id]');
     expect((await accessLogLine(server, requestId)).url).toBe('/examples/42');
-    await expectNowhere([secret!, bareToken], ingest, since, server);
+    await expectNowhere([secret!, bareToken], ingest, server);
   });
 
   test('a page load with a query, a fragment and a Referer: transaction, error, breadcrumbs and replay', async ({
     page,
     ingest,
-    since,
     token,
     server,
   }) => {
@@ -239,28 +242,28 @@ test.describe('with personal data off', () => {
     });
     await waitForReplay(page);
     const message = `page load ${token}`;
+    const reported = ingest.waitForError((e) => thrownException(e) === message);
     await throwInPage(page, message);
-    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    const error = await reported;
     expect(error.request?.url).toBe(`${server.origin}/examples/42?email=&q=`);
     expect(error.request?.headers?.Referer).toBe(`${server.origin}/examples/7?email=`);
     const traceId = error.contexts?.trace?.trace_id;
     const pageLoad = await ingest.waitForTransaction(
       (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === traceId,
-      { since },
+      { from: 'test start' },
     );
     expect(pageLoad.contexts?.trace?.data?.['url.full']).toBe(`${server.origin}/examples/42`);
     // Replay lists the page as origin, path, fragment, then query: the fragment's redaction takes the query with it.
-    await expectReplayRedacted(ingest, since, error, {
+    await expectReplayRedacted(ingest, error, {
       listed: `${server.origin}/examples/42`,
       recorded: `${server.origin}/examples/42?email=&q=`,
     });
-    await expectNowhere([email!, q!, accessToken!, referred!], ingest, since, server);
+    await expectNowhere([email!, q!, accessToken!, referred!], ingest, server);
   });
 
   test('a client navigation with a query and a fragment: transaction, breadcrumbs, page data and replay', async ({
     page,
     ingest,
-    since,
     token,
     server,
   }) => {
@@ -271,18 +274,19 @@ test.describe('with personal data off', () => {
     await pushRoute(page, target);
     await expect(page.getByTestId('segment')).toHaveText('42');
     const message = `navigation ${token}`;
+    const reported = ingest.waitForError((e) => thrownException(e) === message);
     await throwInPage(page, message);
-    const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
+    const error = await reported;
     expect(error.breadcrumbs).toContainEqual(
       expect.objectContaining({ category: 'navigation', data: { from: '/examples/41', to: '/examples/42?email=' } }),
     );
     await ingest.waitForTransaction(
       (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
-      { since },
+      { from: 'test start' },
     );
     const first = `${server.origin}/examples/41`;
-    await expectReplayRedacted(ingest, since, error, { listed: first, recorded: first });
-    await expectNowhere([email!, accessToken!], ingest, since, server);
+    await expectReplayRedacted(ingest, error, { listed: first, recorded: first });
+    await expectNowhere([email!, accessToken!], ingest, server);
   });
 });
 
@@ -399,27 +403,28 @@ test.describe('with personal data off, every URL form through every server path'
     const paths = serverPaths.filter(
       (path) => !(form.inPath && !path.takesAnySegment) && !(form.requestLineOnly && path.browserUrlsOnly),
     );
-    test(`${form.name}: ${paths.map((path) => path.name).join(', ')}`, async ({ ingest, since, token, server }) => {
+    test(`${form.name}: ${paths.map((path) => path.name).join(', ')}`, async ({ ingest, token, server }) => {
       const secrets = secretKeeper(token);
       const sent = [];
       for (const path of paths) {
         const requestId = `privacy-${token}-${path.key}`;
         const url = form.url(path.route, secrets.of(path.key), `${appHost}:${server.port}`);
-        const answer = await path.send(server, url, requestId);
         const status = form.answeredByNext ?? path.status;
+        const reported = Promise.all([
+          ingest.waitForItem('transaction', carriesId(requestId)),
+          status === 500 && ingest.waitForError(carriesId(requestId)),
+          // The API route's error line, forwarded as a Sentry log in batches: the last of what the server sends.
+          status === 500 && path.key === 'api' && ingest.waitForItem('log', carriesId(requestId)),
+        ]);
+        const answer = await path.send(server, url, requestId);
         expect(answer.status, `${path.name}: ${url}`).toBe(status);
-        sent.push({ path, requestId, status });
+        sent.push({ requestId, reported });
       }
-      for (const { path, requestId, status } of sent) {
-        await ingest.waitForItem('transaction', carriesId(requestId), { since });
-        if (status === 500) await ingest.waitForError(carriesId(requestId), { since });
-        // The API route's error line, forwarded as a Sentry log in batches: the last of what the server sends.
-        if (status === 500 && path.key === 'api') {
-          await ingest.waitForItem('log', carriesId(requestId), { since, timeoutMs: 15_000 });
-        }
+      for (const { requestId, reported } of sent) {
+        await reported;
         await accessLogLine(server, requestId);
       }
-      await expectNowhere(secrets.all, ingest, since, server);
+      await expectNowhere(secrets.all, ingest, server);
     });
   }
 });
@@ -429,7 +434,6 @@ test.describe('with personal data off, every URL form through a page load and a 
     test(`${form.name}: transactions, error, breadcrumbs, page data and replay`, async ({
       page,
       ingest,
-      since,
       token,
       server,
     }) => {
@@ -437,29 +441,30 @@ test.describe('with personal data off, every URL form through a page load and a 
       const authority = `${appHost}:${server.port}`;
       // Segments of the test's own, so that its transactions are told apart from other tests'.
       const [loaded, navigated] = ['load', 'nav'].map((key) => `/examples/${key}${token}`);
+      const pageLoad = ingest.waitForTransaction(
+        (t) =>
+          t.contexts?.trace?.op === 'pageload' &&
+          String(t.contexts.trace.data?.['url.full']).startsWith(`${server.origin}${loaded}`),
+      );
       await page.goto(`${server.origin}${form.url(loaded!, secrets.of('load'), authority)}`);
       await waitForReplay(page);
       await pushRoute(page, form.url(navigated!, secrets.of('nav'), authority));
       await expect(page.getByTestId('segment')).toHaveText(new RegExp(`^nav${token}`));
       const message = `${form.name} ${token}`;
+      const reported = ingest.waitForError((e) => thrownException(e) === message);
       await throwInPage(page, message);
-      const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
-      await ingest.waitForTransaction(
-        (t) =>
-          t.contexts?.trace?.op === 'pageload' &&
-          String(t.contexts.trace.data?.['url.full']).startsWith(`${server.origin}${loaded}`),
-        { since },
-      );
+      const error = await reported;
+      await pageLoad;
       await ingest.waitForTransaction(
         (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
-        { since },
+        { from: 'test start' },
       );
       const crumbs = error.breadcrumbs ?? [];
       expect(crumbs.some((c) => c.category === 'navigation' && String(c.data?.to).startsWith(navigated!))).toBe(true);
       // The page data of the navigation, fetched by Next's router.
       expect(crumbs.some((c) => c.category === 'fetch' && String(c.data?.url).includes(`/_next/data/`))).toBe(true);
-      await waitForReplayOf(ingest, since, error);
-      await expectNowhere(secrets.all, ingest, since, server);
+      await waitForReplayOf(ingest, error);
+      await expectNowhere(secrets.all, ingest, server);
     });
   }
 });
@@ -470,7 +475,6 @@ test.describe('with personal data off, every URL form through a page load and a 
 test('with personal data off, a slow click: its INP span, sent on its own, carries neither the query nor the fragment', async ({
   page,
   ingest,
-  since,
   token,
   server,
 }) => {
@@ -480,26 +484,27 @@ test('with personal data off, a slow click: its INP span, sent on its own, carri
   await page.getByRole('button', { name: /^Work for/ }).click();
   await expect(page.getByTestId('clicks')).toHaveText('1');
   await page.evaluate(slowInteractionTakenIn, 200);
+  const inpSent = ingest.waitForItem('span', (payload) =>
+    spansIn(payload).some((s) => s.attributes['sentry.segment.name']?.value === '/examples/slow-click'),
+  );
   // Leaving hides the page: web-vitals reports its INP then, and the SDK sends it as a span envelope of its own.
   await page.goto('about:blank');
-  const item = await ingest.waitForItem(
-    'span',
-    (payload) => spansIn(payload).some((s) => s.attributes['sentry.segment.name']?.value === '/examples/slow-click'),
-    { since },
-  );
+  const item = await inpSent;
   const [inp] = spansIn(item.payload);
   expect(inp!.attributes['sentry.op']?.value).toBe('ui.interaction.click');
   expect(inp!.attributes['browser.web_vital.inp.value']?.value).toBeGreaterThanOrEqual(200);
-  await expectNowhere([email!, accessToken!], ingest, since, server);
+  await expectNowhere([email!, accessToken!], ingest, server);
 });
 
 /** Waits for the replay event of the error's session, and its first recording. */
-async function waitForReplayOf(ingest: IngestClient, since: number, error: ErrorEvent): Promise<Event> {
+async function waitForReplayOf(ingest: IngestClient, error: ErrorEvent): Promise<Event> {
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
-  const replay = await ingest.waitForReplay((r) => (r as { replay_id?: string }).replay_id === replayId, { since });
+  const replay = await ingest.waitForReplay((r) => (r as { replay_id?: string }).replay_id === replayId, {
+    from: 'test start',
+  });
   await ingest.waitForItem('replay_recording', (_payload, item) => item.envelopeHeader.event_id === replayId, {
-    since,
+    from: 'test start',
   });
   return replay;
 }
@@ -507,18 +512,17 @@ async function waitForReplayOf(ingest: IngestClient, since: number, error: Error
 /** Waits for the replay of the error's session: it lists the first page as `listed`, its recording names it `recorded`. */
 async function expectReplayRedacted(
   ingest: IngestClient,
-  since: number,
   error: ErrorEvent,
   pageAddress: { listed: string; recorded: string },
 ) {
-  const replay = await waitForReplayOf(ingest, since, error);
+  const replay = await waitForReplayOf(ingest, error);
   expect((replay as { urls?: string[] }).urls?.[0]).toBe(pageAddress.listed);
-  const recordings = (await ingest.items('replay_recording', since)).map(recordingText);
+  const recordings = (await ingest.items('replay_recording')).map(recordingText);
   // rrweb's Meta event: the page's address, at each full snapshot.
   expect(recordings.join('\n')).toContain(`"href":${JSON.stringify(pageAddress.recorded)}`);
 }
 
-test('with SENTRY_COLLECT_PII=1 the query values do arrive (the switch works)', async ({ ingest, since, token }) => {
+test('with SENTRY_COLLECT_PII=1 the query values do arrive (the switch works)', async ({ ingest, token }) => {
   const server = await startInstance(undefined, undefined, { SENTRY_COLLECT_PII: '1', LOG_REQUESTS: '1' });
   try {
     const [email] = secretsOf(token, 'email');
@@ -527,7 +531,7 @@ test('with SENTRY_COLLECT_PII=1 the query values do arrive (the switch works)', 
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(500);
-    const event = await ingest.waitForError(ofRequest(requestId), { since });
+    const event = await ingest.waitForError(ofRequest(requestId), { from: 'test start' });
     expect(event.request?.url).toBe(`${server.origin}/api/diagnostics/server-error?email=${email}`);
     expect((await accessLogLine(server, requestId)).url).toBe(`/api/diagnostics/server-error?email=${email}`);
   } finally {

@@ -16,9 +16,9 @@ import { expect, test } from './fixtures';
 const release = readFileSync(`${e2eDistDir}/BUILD_ID`, 'utf8').trim();
 
 /** The transaction of the request that got this response, and a finder for its spans. */
-async function tracedAs(ingest: IngestClient, response: { headers(): Record<string, string> }, since: number) {
+async function tracedAs(ingest: IngestClient, response: { headers(): Record<string, string> }) {
   const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { since });
+  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { from: 'test start' });
   const spans = transaction.spans ?? [];
   const span = (op: string, description: string): SpanJSON => {
     const found = spans.find((s) => s.op === op && s.description === description);
@@ -59,7 +59,6 @@ test.afterEach(async () => {
 test("a page's fetch and queries and an API route's node:http call are spans under the code that made them; the backend receives the trace; a failed call shows its 503", async ({
   page,
   ingest,
-  since,
 }) => {
   test.setTimeout(60_000);
   [postgres, backend] = await Promise.all([
@@ -80,7 +79,7 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: 'Hello from the backend' })).toBeVisible();
     await expect(page.getByRole('listitem')).toHaveText(['apples', 'pears']);
-    const { transaction, root, span } = await tracedAs(ingest, response!, since);
+    const { transaction, root, span } = await tracedAs(ingest, response!);
     expect(transaction.transaction).toBe('GET /hello-backend');
     const dataFetching = span('function.nextjs', 'getServerSideProps /hello-backend');
     expect(dataFetching.parent_span_id).toBe(root.span_id);
@@ -107,7 +106,7 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     const response = await page.request.get(`${app!.origin}/api/hello-backend`);
     expect(response.status()).toBe(200);
     expect(await response.json()).toEqual({ stock: { apples: 3 } });
-    const { transaction, root, span } = await tracedAs(ingest, response, since);
+    const { transaction, root, span } = await tracedAs(ingest, response);
     expect(transaction.transaction).toBe('GET /api/hello-backend');
     const handler = span('function.nextjs', 'executing api route (pages) /api/hello-backend');
     expect(handler.parent_span_id).toBe(root.span_id);
@@ -127,7 +126,7 @@ test("a page's fetch and queries and an API route's node:http call are spans und
       [pageAnswer, '/greeting'],
       [routeAnswer, '/stock'],
     ] as const) {
-      const { root, span } = await tracedAs(ingest, answer, since);
+      const { root, span } = await tracedAs(ingest, answer);
       expect(root.status).toBe('internal_error');
       const call = span('http.client', `GET ${backend!.origin}${path}`);
       expect(call.status).toBe('unavailable');
@@ -135,9 +134,9 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     }
     // The page's error is reported in the same trace as the failed call.
     const requestId = pageAnswer.headers()['x-request-id'];
-    const error = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+    const error = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
     expect(error.exception?.values?.at(-1)?.value).toBe('The backend answered 503 to GET /greeting');
-    const { root } = await tracedAs(ingest, pageAnswer, since);
+    const { root } = await tracedAs(ingest, pageAnswer);
     expect(error.contexts?.trace?.trace_id).toBe(root.trace_id);
   });
 });

@@ -1,17 +1,12 @@
 import { spawn } from 'node:child_process';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { thrownException } from '../support/ingest';
 import { expect, test } from './fixtures';
 
 // Nothing personal reaches an event or a transaction unless an operator turns it on (SENTRY_COLLECT_PII).
 
-test('cookies, credentials, bodies and IP addresses never reach the reporter', async ({
-  request,
-  ingest,
-  since,
-  token,
-}) => {
+test('cookies, credentials, bodies and IP addresses never reach the reporter', async ({ request, ingest, token }) => {
   const secrets = [`cookie-${token}`, `token-${token}`, `body-${token}`];
   const response = await request.post('/api/diagnostics/server-error', {
     headers: {
@@ -24,13 +19,11 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
   });
   expect(response.status()).toBe(500);
   const requestId = response.headers()['x-request-id'] ?? '';
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
-  await ingest.waitForTransaction((t) => JSON.stringify(t).includes(requestId), { since });
+  await ingest.waitForTransaction((t) => JSON.stringify(t).includes(requestId), { from: 'test start' });
 
-  const reported = (await ingest.items(undefined, since)).filter((item) =>
-    JSON.stringify(item.payload ?? '').includes(requestId),
-  );
+  const reported = (await ingest.items()).filter((item) => JSON.stringify(item.payload ?? '').includes(requestId));
   expect(reported.map((item) => item.type).sort()).toEqual(['event', 'transaction']);
   for (const item of reported) {
     const text = JSON.stringify(item.payload);
@@ -42,7 +35,7 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
   expect(event.user?.ip_address).toBeUndefined();
 });
 
-test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest, since }) => {
+test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest }) => {
   const port = await freePort();
   const server = spawn('node', ['scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
@@ -56,7 +49,7 @@ test('SENTRY_ENVIRONMENT overrides the environment of server events at run time'
       .toBe(200);
     const response = await fetch(`${origin}/api/diagnostics/server-error`);
     const requestId = response.headers.get('x-request-id');
-    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
     expect(event.environment).toBe('staging');
   } finally {
     process.kill(-server.pid!, 'SIGTERM');

@@ -38,38 +38,37 @@ test('the browser SDK runs with the spec values', async ({ page }) => {
   expect(JSON.parse(manifest ?? 'null')).toEqual({ isrRoutes: [], dynamicRoutes: [], staticRoutes: [] });
 });
 
-test('a browser exception arrives, in environment production, at the DSN ingest', async ({
-  page,
-  ingest,
-  since,
-  token,
-}) => {
+test('a browser exception arrives, in environment production, at the DSN ingest', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
   // Awaited, not collected by page.on('request'): the ingest can receive the envelope before Playwright reports the
   // request, and an array read then is still empty.
   const sent = page.waitForRequest((r) => r.method() === 'POST' && !!r.postDataBuffer()?.includes(token));
+  const reported = ingest.waitForError((e) => thrownException(e) === `browser failure ${token}`);
   await throwInPage(page, `browser failure ${token}`);
-  const event = await ingest.waitForError((e) => thrownException(e) === `browser failure ${token}`, { since });
+  const event = await reported;
   expect(event.environment).toBe('production');
   expect(event.release).toMatch(/^[0-9a-f]{40}$|\w/);
   expect((await sent).url().startsWith(`${ingestOrigin}/api/1/envelope/`)).toBe(true);
 });
 
-test('the buttons on /diagnostics are reported: event handler and API route', async ({ page, ingest, since }) => {
+test('the buttons on /diagnostics are reported: event handler and API route', async ({ page, ingest }) => {
   await page.goto('/diagnostics');
+  const handlerError = ingest.waitForError((e) => thrownException(e).includes('thrown in a browser event handler'));
   await page.getByRole('button', { name: 'Throw in the browser' }).click();
-  await ingest.waitForError((e) => thrownException(e).includes('thrown in a browser event handler'), { since });
+  await handlerError;
+  const routeError = ingest.waitForError((e) => thrownException(e).includes('thrown in an API route'));
   await page.getByRole('button', { name: 'Call an API route that throws' }).click();
   await expect(page.getByRole('status')).toHaveText('The API route answered 500.');
-  await ingest.waitForError((e) => thrownException(e).includes('thrown in an API route'), { since });
+  await routeError;
 });
 
 test('errors raised before the SDK has loaded are held and reported as the global handlers would', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
+  const thrownEarly = ingest.waitForError((e) => thrownException(e) === `early throw ${token}`);
+  const rejectedEarly = ingest.waitForError((e) => thrownException(e) === `early rejection ${token}`);
   // The app's scripts have run by DOMContentLoaded; the SDK loads only after the load event.
   await page.addInitScript((t) => {
     addEventListener('DOMContentLoaded', () => {
@@ -86,8 +85,7 @@ test('errors raised before the SDK has loaded are held and reported as the globa
   }, token);
   await page.goto('/examples');
   expect(await page.evaluate(() => (globalThis as Record<string, unknown>).__sdkBeforeErrors)).toBe(false);
-  const thrown = await ingest.waitForError((e) => thrownException(e) === `early throw ${token}`, { since });
-  const rejected = await ingest.waitForError((e) => thrownException(e) === `early rejection ${token}`, { since });
+  const [thrown, rejected] = await Promise.all([thrownEarly, rejectedEarly]);
   expect(thrown.exception?.values?.at(-1)?.mechanism).toMatchObject({
     handled: false,
     type: expect.stringContaining('onerror'),
@@ -99,15 +97,17 @@ test('errors raised before the SDK has loaded are held and reported as the globa
   expect(thrown.exception?.values?.at(-1)?.stacktrace?.frames?.length).toBeGreaterThan(0);
 });
 
-test('an unhandled promise rejection with an Error is reported', async ({ page, ingest, since, token }) => {
+test('an unhandled promise rejection with an Error is reported', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
+  const reported = ingest.waitForError((e) => thrownException(e) === `rejected ${token}`);
   await page.evaluate((m) => void Promise.reject(new Error(m)), `rejected ${token}`);
-  const event = await ingest.waitForError((e) => thrownException(e) === `rejected ${token}`, { since });
+  const event = await reported;
   expect(event.exception?.values?.at(-1)?.mechanism?.type).toContain('onunhandledrejection');
 });
 
-test('a 60-frame error arrives with 50 frames', async ({ page, ingest, since, token }) => {
+test('a 60-frame error arrives with 50 frames', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
+  const reported = ingest.waitForError((e) => thrownException(e) === `deep ${token}`);
   await page.evaluate((m) => {
     const deep = (n: number): number => {
       if (n === 0) throw new Error(m);
@@ -115,17 +115,17 @@ test('a 60-frame error arrives with 50 frames', async ({ page, ingest, since, to
     };
     setTimeout(() => deep(60));
   }, `deep ${token}`);
-  const event = await ingest.waitForError((e) => thrownException(e) === `deep ${token}`, { since });
+  const event = await reported;
   expect(event.exception?.values?.at(-1)?.stacktrace?.frames).toHaveLength(50);
 });
 
 test('events whose first exception says "Request failed" or "AbortError" are dropped; mentions elsewhere are not', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   await page.goto('/diagnostics');
+  const control = ingest.waitForError((e) => thrownException(e) === `Checkout broke ${token}`);
   await throwInPage(page, `Request failed with status code 502 ${token}`);
   await throwInPage(page, `AbortError: signal is aborted ${token}`);
   await page.evaluate((t) => {
@@ -135,97 +135,98 @@ test('events whose first exception says "Request failed" or "AbortError" are dro
       throw error;
     });
   }, token);
-  await ingest.waitForError((e) => thrownException(e) === `Checkout broke ${token}`, { since });
+  await control;
   await ingest.expectNone<ErrorEvent>(
     'event',
     (e) => JSON.stringify(e).includes(token) && !thrownException(e).startsWith('Checkout'),
-    {
-      since,
-      withinMs: 1500,
-    },
+    { withinMs: 1500 },
   );
 });
 
-test('generic browser noise is ignored', async ({ page, ingest, since, token }) => {
+test('generic browser noise is ignored', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
+  const control = ingest.waitForError((e) => thrownException(e) === `control ${token}`);
   await throwInPage(page, 'ResizeObserver loop limit exceeded');
   await throwInPage(page, 'ResizeObserver loop completed with undelivered notifications.');
   await page.evaluate((t) => void Promise.reject(`plain string ${t}`), token);
   await page.evaluate((t) => void Promise.reject({ code: t }), token);
   await throwInPage(page, `control ${token}`);
-  await ingest.waitForError((e) => thrownException(e) === `control ${token}`, { since });
+  await control;
   await ingest.expectNone<ErrorEvent>(
     'event',
     (e) =>
       /ResizeObserver|Non-Error promise rejection|Object captured as promise rejection/.test(
         JSON.stringify(e.exception),
       ),
-    { since, withinMs: 1500 },
+    { withinMs: 1500 },
   );
 });
 
 test('server errors are reported from getServerSideProps, with the event id on the 500 page and the request id as a tag', async ({
   page,
   ingest,
-  since,
 }) => {
   const response = await page.goto('/diagnostics/ssr-error');
   expect(response?.status()).toBe(500);
   const requestId = (await response?.headerValue('x-request-id')) ?? '';
   const eventId = await page.getByTestId('event-id').textContent();
   expect(eventId).toMatch(/^[0-9a-f]{32}$/);
-  const event = await ingest.waitForError((e) => e.event_id === eventId, { since });
+  // The event id is new to this request: nothing older can match it.
+  const event = await ingest.waitForError((e) => e.event_id === eventId, { from: 'test start' });
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in getServerSideProps');
   expect(event.tags?.request_id).toBe(requestId);
   expect(event.environment).toBe('production');
 });
 
-test('an API route that throws is reported with its request id', async ({ request, ingest, since }) => {
+test('an API route that throws is reported with its request id', async ({ request, ingest }) => {
   const response = await request.get('/api/diagnostics/server-error');
   expect(response.status()).toBe(500);
   const requestId = response.headers()['x-request-id'];
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { since });
+  // The request id is new to this request: nothing older can match it.
+  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
 });
 
 test('an exception in the proxy is reported, with its 500 transaction whether the answer is compressed or not', async ({
   request,
   ingest,
-  since,
 }) => {
   // Each request starts its own trace, so that its transaction can be told apart. A browser always asks for gzip; Next
   // then set the response's status to 404 after it had sent the 500, and the SDK dropped the transaction as a 404.
   for (const encoding of ['gzip', 'identity']) {
     const traceId = randomBytes(16).toString('hex');
+    const error = ingest.waitForError(
+      (e) =>
+        e.contexts?.trace?.trace_id === traceId &&
+        thrownException(e) === 'Diagnostics: an exception thrown in the proxy',
+    );
+    const transaction = ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.trace_id === traceId && statusOf(t) === 500,
+    );
     const response = await request.get('/diagnostics/proxy-error', {
       headers: { 'Accept-Encoding': encoding, 'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1` },
     });
     expect(response.status()).toBe(500);
     expect(response.headers()['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
-    await ingest.waitForError(
-      (e) =>
-        e.contexts?.trace?.trace_id === traceId &&
-        thrownException(e) === 'Diagnostics: an exception thrown in the proxy',
-      { since },
-    );
-    await ingest.waitForTransaction((t) => t.contexts?.trace?.trace_id === traceId && statusOf(t) === 500, { since });
+    await Promise.all([error, transaction]);
   }
 });
 
-test('a client-side render exception is reported', async ({ page, ingest, since }) => {
+test('a client-side render exception is reported', async ({ page, ingest }) => {
   await page.goto('/diagnostics');
+  const reported = ingest.waitForError((e) => thrownException(e).includes('thrown while rendering in the browser'));
   await page.getByRole('button', { name: 'Throw while rendering' }).click();
   await expect(page.getByTestId('error-page')).toBeVisible();
-  await ingest.waitForError((e) => thrownException(e).includes('thrown while rendering in the browser'), { since });
+  await reported;
 });
 
-test('framework redirects and 404s are not reported; a real 500 is', async ({
-  page,
-  request,
-  ingest,
-  since,
-  token,
-}) => {
+test('framework redirects and 404s are not reported; a real 500 is', async ({ page, request, ingest, token }) => {
+  const serverError = ingest.waitForTransaction(
+    (t) => t.transaction === 'GET /diagnostics/ssr-error' && statusOf(t) === 500,
+  );
+  const pageload = ingest.waitForTransaction(
+    (t) => t.transaction === '/examples' && t.contexts?.trace?.op === 'pageload',
+  );
   const redirect = await request.get('/examples/moved', { maxRedirects: 0 });
   expect(redirect.status()).toBe(307);
   expect((await request.get(`/no/such/${token}`)).status()).toBe(404);
@@ -233,27 +234,16 @@ test('framework redirects and 404s are not reported; a real 500 is', async ({
   await page.goto(`/no/such/${token}`);
   await page.goto('/examples');
   expect((await request.get('/diagnostics/ssr-error')).status()).toBe(500);
-  await ingest.waitForTransaction((t) => t.transaction === 'GET /diagnostics/ssr-error' && statusOf(t) === 500, {
-    since,
-  });
-  await ingest.waitForTransaction((t) => t.transaction === '/examples' && t.contexts?.trace?.op === 'pageload', {
-    since,
-  });
+  await Promise.all([serverError, pageload]);
   await ingest.expectNone<Event>(
     'transaction',
     (t) => statusOf(t) === 404 || t.transaction === '/404' || JSON.stringify(t).includes(token),
-    {
-      since,
-      withinMs: 2000,
-    },
+    { withinMs: 2000 },
   );
   await ingest.expectNone<ErrorEvent>(
     'event',
     (e) => JSON.stringify(e).includes(token) || /NEXT_REDIRECT|moved/.test(JSON.stringify(e)),
-    {
-      since,
-      withinMs: 500,
-    },
+    { withinMs: 500 },
   );
 });
 
@@ -282,13 +272,15 @@ function replayIdOf(error: ErrorEvent): unknown {
 }
 
 /** Raises `message` in the page; returns the bodies of the recordings its error's replay sent, as they arrived. */
-async function replayOfError(page: Page, ingest: IngestClient, since: number, message: string): Promise<Buffer[]> {
+async function replayOfError(page: Page, ingest: IngestClient, message: string): Promise<Buffer[]> {
+  const reported = ingest.waitForError((e) => thrownException(e) === message);
   await throwInPage(page, message);
-  const error = await ingest.waitForError((e) => thrownException(e) === message, { since });
-  const replayId = replayIdOf(error);
+  const replayId = replayIdOf(await reported);
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
-  await ingest.waitForReplay((r) => (r as Event & { replay_id?: string }).replay_id === replayId, { since });
-  const recordings = await ingest.items('replay_recording', since);
+  // The replay id is this test's own: its replay can have arrived before the error.
+  const replayed = (r: Event) => (r as Event & { replay_id?: string }).replay_id === replayId;
+  await ingest.waitForReplay(replayed, { from: 'test start' });
+  const recordings = await ingest.items('replay_recording');
   expect(recordings.length).toBeGreaterThan(0);
   return recordings.map((item) => {
     const raw = Buffer.from(item.binary ?? '', 'base64');
@@ -296,10 +288,10 @@ async function replayOfError(page: Page, ingest: IngestClient, since: number, me
   });
 }
 
-test('a session that hits an error is replayed, with text masked', async ({ page, ingest, since, token }) => {
+test('a session that hits an error is replayed, with text masked', async ({ page, ingest, token }) => {
   await page.goto('/diagnostics');
   await waitForReplay(page);
-  const text = (await replayOfError(page, ingest, since, `replayed ${token}`))
+  const text = (await replayOfError(page, ingest, `replayed ${token}`))
     .map((body) => {
       try {
         return inflateSync(body).toString('utf8');
@@ -315,7 +307,6 @@ test('a session that hits an error is replayed, with text masked', async ({ page
 test('replay compresses its recording in a worker served from the app, under the CSP', async ({
   page,
   ingest,
-  since,
   token,
 }) => {
   const violations = await recordCspViolations(page);
@@ -323,7 +314,7 @@ test('replay compresses its recording in a worker served from the app, under the
   page.on('worker', (worker) => workers.push(worker.url()));
   await page.goto('/diagnostics');
   await waitForReplay(page);
-  for (const body of await replayOfError(page, ingest, since, `compressed ${token}`)) {
+  for (const body of await replayOfError(page, ingest, `compressed ${token}`)) {
     // Deflated by the worker: the SDK falls back to plain JSON when its worker cannot start.
     expect(() => inflateSync(body)).not.toThrow();
   }

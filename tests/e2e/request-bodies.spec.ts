@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { maxRequestBodyBytes } from '../../src/config/requestBody';
-import { freePort } from '../support/cluster';
+import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';

@@ -18,7 +18,6 @@ const incomingSpanId = 'b7ad6b7169203331';
 test('a getServerSideProps page: route name, status, request id, duration, continued trace, data-fetching span', async ({
   request,
   ingest,
-  since,
 }) => {
   const response = await request.get('/examples/7', {
     headers: {
@@ -27,7 +26,7 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
     },
   });
   expect(response.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
   expect(transaction.transaction).toBe('GET /examples/[id]');
   expect(transaction.transaction_info?.source).toBe('route');
   expect(dataOf(transaction)['http.response.status_code']).toBe(200);
@@ -41,29 +40,25 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
   expect(dataFetching).toMatchObject({ op: 'function.nextjs', trace_id: incomingTraceId });
 });
 
-test("the page's meta tags carry the server's trace, so the browser's page load joins it", async ({
-  page,
-  ingest,
-  since,
-}) => {
+test("the page's meta tags carry the server's trace, so the browser's page load joins it", async ({ page, ingest }) => {
   const response = await page.goto('/examples/8');
   const requestId = (await response?.headerValue('x-request-id')) ?? '';
   const metaTrace = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
-  const server = await ingest.waitForTransaction(ofRequest(requestId), { since });
+  const server = await ingest.waitForTransaction(ofRequest(requestId), { from: 'test start' });
   expect(metaTrace?.split('-')[0]).toBe(traceOf(server).trace_id);
   expect(await page.locator('meta[name="baggage"]').getAttribute('content')).toContain(
     'sentry-transaction=GET%20%2Fexamples%2F%5Bid%5D',
   );
   const pageLoad = await ingest.waitForTransaction(
     (t) => traceOf(t).op === 'pageload' && traceOf(t).trace_id === traceOf(server).trace_id,
-    { since },
+    { from: 'test start' },
   );
   expect(pageLoad.transaction).toBe('/examples/[id]');
 });
 
-test('an API route: its route, and a span for the handler', async ({ request, ingest, since }) => {
+test('an API route: its route, and a span for the handler', async ({ request, ingest }) => {
   const response = await request.get('/api/health');
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
   expect(transaction.transaction).toBe('GET /api/health');
   expect(spanNames(transaction)).toContain('executing api route (pages) /api/health');
 });
@@ -71,13 +66,12 @@ test('an API route: its route, and a span for the handler', async ({ request, in
 test('page data fetched by the router is named after its route; on-demand getStaticProps gets its span', async ({
   request,
   ingest,
-  since,
   token,
 }) => {
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
   const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`);
   expect(data.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction(ofResponse(data), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(data), { from: 'test start' });
   expect(transaction.transaction).toBe('GET /examples/on-demand/[slug]');
   expect(spanNames(transaction)).toContain('getStaticProps /examples/on-demand/[slug]');
 });
@@ -85,7 +79,6 @@ test('page data fetched by the router is named after its route; on-demand getSta
 test("a catch-all page and a static page are named after their routes; Next's own steps are not transactions", async ({
   request,
   ingest,
-  since,
 }) => {
   const docs = await request.get('/examples/docs/guides/intro');
   const staticPage = await request.get('/examples/new');
@@ -93,27 +86,24 @@ test("a catch-all page and a static page are named after their routes; Next's ow
     [docs, 'GET /examples/docs/[...path]'],
     [staticPage, 'GET /examples/new'],
   ] as const) {
-    expect((await ingest.waitForTransaction(ofResponse(response), { since })).transaction).toBe(name);
+    expect((await ingest.waitForTransaction(ofResponse(response), { from: 'test start' })).transaction).toBe(name);
   }
   // With OpenTelemetry's pipeline, every route module Next loaded became a transaction of its own, and so did the
   // proxy's pass.
   await ingest.expectNone<Event>(
     'transaction',
     (t) => /^(load route module|resolve page components|middleware )/.test(t.transaction ?? ''),
-    {
-      since,
-      withinMs: 500,
-    },
+    { withinMs: 500 },
   );
 });
 
-test('process and module details go with errors, not with every transaction', async ({ request, ingest, since }) => {
+test('process and module details go with errors, not with every transaction', async ({ request, ingest }) => {
   const response = await request.get('/api/diagnostics/server-error');
-  const error = await ingest.waitForError(ofResponse(response), { since });
+  const error = await ingest.waitForError(ofResponse(response), { from: 'test start' });
   expect(error.contexts?.app?.app_memory).toBeGreaterThan(0);
   expect(error.contexts?.os).toBeDefined();
   expect(Object.keys(error.modules ?? {})).toContain('next');
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { since });
+  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
   expect(transaction.transaction).toBe('GET /api/diagnostics/server-error');
   expect(transaction.contexts?.app).toBeUndefined();
   expect(transaction.modules).toBeUndefined();

@@ -13,7 +13,6 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
   page,
   request,
   ingest,
-  since,
 }) => {
   // With the access log on: every request line is printed, and must not hold the session either.
   const app = await startInstance(e2eDistDir, undefined, { LOG_REQUESTS: '1' });
@@ -106,13 +105,13 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
 
     // Reports made while signed in: a transaction of the protected page, and an error with the cookie on its request.
     const account = await ingest.waitForTransaction((t) => t.tags?.request_id === signedIn.headers()['x-request-id'], {
-      since,
+      from: 'test start',
     });
     expect(account.transaction).toBe('GET /account');
     const failed = await page.goto(`${app.origin}/hello?fail=1`);
     expect(failed?.status()).toBe(500);
     const error = await ingest.waitForError((e) => e.tags?.request_id === failed?.headers()['x-request-id'], {
-      since,
+      from: 'test start',
     });
     expect(firstException(error)).toBe('Hello failed on purpose');
 
@@ -127,7 +126,7 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
 
     // Nothing of the session or the password reached the ingest (events, transactions, breadcrumbs) or the log.
     const signature = session.split('.')[2]!;
-    const sent = JSON.stringify(await ingest.items(undefined, since));
+    const sent = JSON.stringify(await ingest.items());
     const logged = app.output();
     expect(logged).toContain('"url":"/account"');
     const formPassword = new URLSearchParams({ p: demo.password }).toString().slice(2);

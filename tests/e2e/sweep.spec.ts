@@ -55,7 +55,7 @@ async function axeInBothSchemes(page: Page, swept: SweptPage) {
 }
 
 for (const swept of sweep.pages) {
-  test(`sweep: ${pageLabel(swept)}`, async ({ page, request, ingest, since }) => {
+  test(`sweep: ${pageLabel(swept)}`, async ({ page, request, ingest }) => {
     const first = await request.get(swept.path, { maxRedirects: 0 });
     if (isRedirect(swept, first.status())) {
       const failure = sweepFailure(swept, [statusProblem(swept, first.status())]);
@@ -90,7 +90,7 @@ for (const swept of sweep.pages) {
       (await ingest
         .waitForTransaction(
           (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === pageLoad.traceId,
-          { since, timeoutMs: 5_000 },
+          { from: 'test start', timeoutMs: 5_000 },
         )
         .then(
           (t) => t.transaction ?? '',

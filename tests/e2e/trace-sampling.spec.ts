@@ -15,7 +15,6 @@ const metaTrace = /<meta name="sentry-trace" content="([0-9a-f]{32})-([0-9a-f]{1
 test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, and a caller’s sampled trace is kept', async ({
   page,
   ingest,
-  since,
 }) => {
   const app = await startInstance(undefined, undefined, { SENTRY_TRACES_SAMPLE_RATE: '0' });
   try {
@@ -28,7 +27,7 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
     // An error on the server: reported, with the request id and its trace.
     const failed = await page.request.get(`${app.origin}/api/diagnostics/server-error`);
     expect(failed.status()).toBe(500);
-    const error = await ingest.waitForError(ofRequest(failed.headers()['x-request-id']), { since });
+    const error = await ingest.waitForError(ofRequest(failed.headers()['x-request-id']), { from: 'test start' });
     expect(firstException(error)).toBe('Diagnostics: an exception thrown in an API route');
     expect(traceOf(error).trace_id).toMatch(/^[0-9a-f]{32}$/);
 
@@ -36,10 +35,9 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
     await page.goto(`${app.origin}/examples/42`);
     const browserTraceId = (await page.locator('meta[name="sentry-trace"]').getAttribute('content'))?.split('-')[0];
     await waitForReporting(page);
+    const reported = ingest.waitForError((e) => firstException(e) === 'Thrown in an unsampled page');
     await throwInPage(page, 'Thrown in an unsampled page');
-    const browserError = await ingest.waitForError((e) => firstException(e) === 'Thrown in an unsampled page', {
-      since,
-    });
+    const browserError = await reported;
     expect(traceOf(browserError).trace_id).toBe(browserTraceId);
 
     // A caller that sampled its trace keeps it whole: the server follows the caller's decision, not its own rate.
@@ -47,12 +45,14 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
     const continued = await page.request.get(`${app.origin}/examples/7`, {
       headers: { 'sentry-trace': `${callerTraceId}-a1b2c3d4e5f60718-1` },
     });
-    const transaction = await ingest.waitForTransaction(ofRequest(continued.headers()['x-request-id']), { since });
+    const transaction = await ingest.waitForTransaction(ofRequest(continued.headers()['x-request-id']), {
+      from: 'test start',
+    });
     expect(traceOf(transaction)).toMatchObject({ trace_id: callerTraceId, parent_span_id: 'a1b2c3d4e5f60718' });
 
     // Nothing else of this instance's traces arrived: not the server's, not the browser's page load.
     const unsampled = new Set([traceId, browserTraceId, traceOf(error).trace_id]);
-    await ingest.expectNone<Event>('transaction', (t) => unsampled.has(traceOf(t).trace_id), { since });
+    await ingest.expectNone<Event>('transaction', (t) => unsampled.has(traceOf(t).trace_id));
   } finally {
     await app.stop();
   }
@@ -61,7 +61,6 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
 test('a caller’s unsampled trace stays unsampled at the spec’s rate of 1, and so does the page it serves', async ({
   request,
   ingest,
-  since,
 }) => {
   const callerTraceId = '6d2e1f3a0b8c4e5f9a7b2c3d4e5f6a70';
   const served = await request.get('/examples/42', {
@@ -70,7 +69,7 @@ test('a caller’s unsampled trace stays unsampled at the spec’s rate of 1, an
   expect(served.status()).toBe(200);
   const [, traceId, , sampled] = metaTrace.exec(await served.text()) ?? [];
   expect([traceId, sampled]).toEqual([callerTraceId, '0']);
-  await ingest.expectNone<Event>('transaction', (t) => traceOf(t).trace_id === callerTraceId, { since });
+  await ingest.expectNone<Event>('transaction', (t) => traceOf(t).trace_id === callerTraceId);
 });
 
 test('a rate outside 0 to 1 stops start-up with one line that says what to set', async () => {

@@ -18,7 +18,7 @@ export interface EngineOptions {
 export const provokesCspViolations = 'provokes CSP violations';
 
 export const test = base.extend<
-  { tab: EngineTab; site: SiteProxy; ingest: IngestClient; since: number },
+  { tab: EngineTab; site: SiteProxy; ingest: IngestClient },
   EngineOptions & { browserOfEngine: EngineBrowser }
 >({
   engine: ['firefox', { option: true, scope: 'worker' }],
@@ -64,8 +64,8 @@ export const test = base.extend<
     await tab.close();
     site.releaseHeld();
   },
+  // A client for each test: its waits are created before the action they wait for.
   ingest: async ({}, use) => use(new IngestClient()),
-  since: async ({ ingest }, use) => use(await ingest.mark()),
 });
 export { expect };
 

@@ -97,7 +97,6 @@ for (const sdk of ['before', 'after'] as const) {
       tab,
       site,
       ingest,
-      since,
     }) => {
       const scripts = await routeScripts(tab, site, '/examples/new');
       const sdkHeld = sdk === 'before' ? sdkChunks() : new Set<string>();
@@ -127,14 +126,13 @@ for (const sdk of ['before', 'after'] as const) {
 
       await clickIntoOneFullNavigation(tab, site, link, '/examples/new');
       expect(await tab.evaluate(() => document.querySelector('h1')?.textContent)).toBe('Static route');
-      await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
+      await ingest.expectNone('event', fromSite(site), { withinMs: 1000 });
     });
 
     test('on a page that links one dynamic route twice: one full navigation within 3.8 s and the margin', async ({
       tab,
       site,
       ingest,
-      since,
     }) => {
       const scripts = await routeScripts(tab, site, '/examples/[id]');
       const sdkHeld = sdk === 'before' ? sdkChunks() : new Set<string>();
@@ -158,7 +156,7 @@ for (const sdk of ['before', 'after'] as const) {
       // The guard waits out Next's own time-out, counted from the load the hover joined, before it goes full.
       expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
       expect(await tab.evaluate(() => document.querySelector('[data-testid="segment"]')?.textContent)).toBe('2');
-      await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
+      await ingest.expectNone('event', fromSite(site), { withinMs: 1000 });
     });
   });
 }
@@ -167,7 +165,6 @@ test('a route whose scripts do not arrive within 3.8 s is loaded by one full nav
   tab,
   site,
   ingest,
-  since,
 }) => {
   const scripts = await routeScripts(tab, site, '/examples/new');
   let stalling = true;
@@ -179,14 +176,13 @@ test('a route whose scripts do not arrive within 3.8 s is loaded by one full nav
   await tab.waitFor(hydrated, []);
   const waited = await clickIntoOneFullNavigation(tab, site, 'main a[href="/examples/new"]', '/examples/new');
   expect(waited.fromHover).toBeGreaterThanOrEqual(routeLoadTimeoutMs);
-  await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
+  await ingest.expectNone('event', fromSite(site), { withinMs: 1000 });
 });
 
 test('the guard goes full while the page data hangs, and the data then fails: still one document request', async ({
   tab,
   site,
   ingest,
-  since,
 }) => {
   // A getServerSideProps page whose data request hangs (Next has no time-out for it): the guard goes full after
   // 4 s. Its document answers late, and meanwhile the data request fails: Next's router, which does not check its
@@ -205,7 +201,7 @@ test('the guard goes full while the page data hangs, and the data then fails: st
   const waited = await clickIntoOneFullNavigation(tab, site, 'main a[href="/examples/42"]', '/examples/42');
   expect(waited.fromClick).toBeGreaterThanOrEqual(fullNavigationAfterMs);
   expect(await tab.evaluate(() => document.querySelector('[data-testid="segment"]')?.textContent)).toBe('42');
-  await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
+  await ingest.expectNone('event', fromSite(site), { withinMs: 1000 });
 });
 
 test('a navigation that completes is left alone: no full navigation, also after the guard’s deadline', async ({
@@ -227,7 +223,6 @@ test('a deploy between two clicks: each kind of page lands, in one full navigati
   tab,
   site,
   ingest,
-  since,
 }) => {
   // An instance to start, then three pages to load twice each: a loaded machine takes more than the default 30 s.
   test.setTimeout(60_000);
@@ -254,7 +249,7 @@ test('a deploy between two clicks: each kind of page lands, in one full navigati
       expect(site.documents().slice(before), path).toEqual([path]);
     }
     // A deploy is not a bug: no error event from this browser.
-    await ingest.expectNone('event', fromSite(site), { since, withinMs: 1000 });
+    await ingest.expectNone('event', fromSite(site), { withinMs: 1000 });
     // The page leaves before the new release's instance stops: a chunk it still loaded would fail to load then.
     await tab.goto('about:blank');
   } finally {

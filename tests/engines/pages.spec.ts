@@ -16,16 +16,15 @@ test('the page load and a client-side navigation are traced from this engine, ea
   tab,
   site,
   ingest,
-  since,
 }) => {
+  const pageload = ingest.waitForTransaction(browserTransaction(site, 'pageload', '/examples'));
   await tab.goto(`${site.origin}/examples`);
-  await ingest.waitForTransaction(browserTransaction(site, 'pageload', '/examples'), { since });
+  await pageload;
   await tab.waitFor(hydrated, []);
+  const navigated = ingest.waitForTransaction(browserTransaction(site, 'navigation', '/examples/[id]'));
   await tab.click('main a[href="/examples/42"]');
   await tab.waitFor(() => document.querySelector('[data-testid="segment"]')?.textContent === '42', []);
-  const navigation = await ingest.waitForTransaction(browserTransaction(site, 'navigation', '/examples/[id]'), {
-    since,
-  });
+  const navigation = await navigated;
   expect(navigation.contexts?.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
   // Client-side: the one document request was the index's.
   expect(site.documents()).toEqual(['/examples']);

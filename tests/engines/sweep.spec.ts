@@ -32,7 +32,7 @@ for (const { route, message } of sweep.problems) {
 }
 
 for (const swept of sweep.pages) {
-  test(`sweep: ${pageLabel(swept)}`, async ({ tab, site, ingest, since }) => {
+  test(`sweep: ${pageLabel(swept)}`, async ({ tab, site, ingest }) => {
     const first = await fetch(`${appOrigin}${swept.path}`, { redirect: 'manual' });
     await first.body?.cancel();
     if (isRedirect(swept, first.status)) {
@@ -40,19 +40,17 @@ for (const swept of sweep.pages) {
       if (failure) throw new Error(failure);
       return;
     }
-    await tab.goto(`${site.origin}${swept.path}`);
-    const status = site.requests.find((r) => r.document && r.path === swept.path)?.status;
     // The transaction ends once the page has been idle for a second: its data and late scripts are in.
     const ours = fromSite(site);
-    const arrived = await ingest
-      .waitForTransaction((t, item) => ours(t, item) && t.contexts?.trace?.op === 'pageload', {
-        since,
-        timeoutMs: transactionWithinMs,
-      })
-      .then(
-        (t) => t.transaction ?? '',
-        () => undefined,
-      );
+    const pageload = ingest.waitForTransaction((t, item) => ours(t, item) && t.contexts?.trace?.op === 'pageload', {
+      timeoutMs: transactionWithinMs,
+    });
+    await tab.goto(`${site.origin}${swept.path}`);
+    const status = site.requests.find((r) => r.document && r.path === swept.path)?.status;
+    const arrived = await pageload.then(
+      (t) => t.transaction ?? '',
+      () => undefined,
+    );
     await tab.inject(axeSource);
     const violations = await tab.evaluate(
       async (tags, skipped) => {

@@ -1,7 +1,7 @@
 // A product's backend, as small as it gets: a plain HTTP server on loopback that answers JSON and records every request
 // it receives, headers included, so that a test can see what the app sent it (tests/e2e/product-tracing.spec.ts).
 import http, { type IncomingHttpHeaders } from 'node:http';
-import { freePort } from './ports.ts';
+import { freePort } from './processes.ts';
 
 export interface BackendRequest {
   method: string;

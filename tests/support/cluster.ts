@@ -1,26 +1,15 @@
 // Several instances of production builds behind a real nginx, all on loopback: the deployment tests' cluster.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mts';
-import { freePort } from './ports.ts';
-
-export { freePort };
+import { freePort, killedOnExit as track } from './processes.ts';
 
 /** The server's preload, as scripts/start.mjs runs it (scripts/standalone.mjs copies it beside server.js). */
 const preload = './src/server/preload.mts';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-
-/** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
 
 async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { freePort } from './cluster';
+import { freePort, killedOnExit as track } from './processes.ts';
 import { firefoxPath, miniBrowserPath, webkitDriverPath } from './e2e-env.mts';
 
 export type EngineName = 'firefox' | 'webkit';
@@ -95,15 +95,6 @@ function requireInstalled(path: string, what: string, debianPackage: string) {
       `${what} is missing (${path}): install it with \`apt-get install -y ${debianPackage}\` (bash .ci/run does).`,
     );
   }
-}
-
-/** Children still running when the test worker exits (a failed test, an interrupted run) are killed with it. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -10,7 +10,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './cluster';
+import { freePort } from './processes.ts';
 
 let certificate: { key: Buffer; cert: Buffer } | undefined;
 

@@ -12,6 +12,8 @@ export interface IngestItem<P = Record<string, unknown>> {
   /** Parsed JSON payload; absent for binary items (then `binary` holds base64). */
   payload: P;
   binary?: string;
+  /** When the request that carried it reached the ingest: a Moment, as a decimal string. */
+  arrivedNs: string;
   /** Security reports only: the endpoint's query (sentry_key, sentry_environment, sentry_release). */
   query?: Record<string, string>;
 }
@@ -57,10 +59,28 @@ export interface IngestRequest {
   path: string;
   mode: string;
   receivedAt: number;
+  arrivedNs: string;
 }
 
 export type IngestMode = 'accept' | 'slow' | 'refuse' | 'stall' | 'error500' | 'rateLimit';
 type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
+
+/**
+ * A moment on this machine's monotonic clock, in nanoseconds. The ingest runs on the same machine and stamps each
+ * request with the same clock when it arrives, so a mark needs no round trip: whatever an action after the mark
+ * caused arrives after it, and whatever arrived before it is older. (An envelope still on its way at the mark counts
+ * as after it, as with any mark: predicates name what they wait for.)
+ */
+export type Moment = bigint;
+export const now = (): Moment => process.hrtime.bigint();
+
+/**
+ * Where a listing starts: a Moment (what arrived after it), or a sequence number from `mark()` (what arrived after
+ * it; the way the page-cache and Redis specs still do it, with the `since` fixture).
+ */
+export type From = Moment | number;
+const query = (from: From): Record<string, string> =>
+  typeof from === 'bigint' ? { after: String(from) } : { since: String(from) };
 
 const pollMs = 100;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -78,8 +98,32 @@ export const firstException = (event: Event) => event.exception?.values?.[0]?.va
 /** An error event's last exception value: the error thrown, after its causes. */
 export const thrownException = (event: Event) => event.exception?.values?.at(-1)?.value ?? '';
 
+/**
+ * Where a wait starts looking: by default at its creation. `from: 'test start'` is for a wait whose predicate needs
+ * what an action answered (a request id, an event id), so it cannot be created first: it matches only what is unique to
+ * this test, and looks back to the test's start. `since` is the older mark of the specs not yet written with waits
+ * created first (`mark()`, the `since` fixture).
+ */
+export interface WaitOptions {
+  from?: 'test start';
+  since?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * The client of the local ingest, one per test (the fixtures) or per bench. A wait is created before the action it
+ * waits for, as Sentry's own test apps do, and takes its mark when it is created:
+ *
+ *     const transaction = ingest.waitForTransaction((t) => t.transaction === '/');
+ *     await page.goto('/');
+ *     expect((await transaction).contexts?.trace?.status).toBe('ok');
+ *
+ * Listings and `expectNone` start at the client's creation (the test's start), unless told otherwise.
+ */
 export class IngestClient {
   private readonly origin: string;
+  /** When this client was created: the start of the test that owns it. */
+  readonly createdAt: Moment = now();
 
   constructor(origin: string = ingestOrigin) {
     this.origin = origin;
@@ -91,18 +135,20 @@ export class IngestClient {
     return (await response.json()) as T;
   }
 
-  /** The current sequence number: pass it as `since` to ignore what arrived before. */
+  /** The ingest's sequence number now, for the `since` of the specs not yet written with waits created first. */
   async mark(): Promise<number> {
     return (await this.call<{ seq: number }>('health')).seq;
   }
 
-  async items<P = Record<string, unknown>>(type?: string, since = 0): Promise<IngestItem<P>[]> {
-    const query = new URLSearchParams({ since: String(since), ...(type ? { type } : {}) });
-    return (await this.call<{ items: IngestItem<P>[] }>(`items?${query}`)).items;
+  /** What arrived after `from` (by default, during this test), of one type or all. */
+  async items<P = Record<string, unknown>>(type?: string, from: From = this.createdAt): Promise<IngestItem<P>[]> {
+    const search = new URLSearchParams({ ...query(from), ...(type ? { type } : {}) });
+    return (await this.call<{ items: IngestItem<P>[] }>(`items?${search}`)).items;
   }
 
-  async requests(since = 0): Promise<IngestRequest[]> {
-    return (await this.call<{ requests: IngestRequest[] }>(`requests?since=${since}`)).requests;
+  /** The requests that reached the envelope and security endpoints after `from` (by default, during this test). */
+  async requests(from: From = this.createdAt): Promise<IngestRequest[]> {
+    return (await this.call<{ requests: IngestRequest[] }>(`requests?${new URLSearchParams(query(from))}`)).requests;
   }
 
   /** `retryAfterSeconds` is rateLimit's Retry-After; `delayMs` is how long slow waits before it accepts. */
@@ -110,15 +156,28 @@ export class IngestClient {
     await this.call('mode', { method: 'POST', body: JSON.stringify({ mode, retryAfterSeconds, delayMs }) });
   }
 
-  /** Waits for an item of a type that matches; fails after `timeoutMs` naming what did arrive. */
-  async waitForItem<P = Record<string, unknown>>(
+  /**
+   * Waits for an item of a type that matches and arrived after this call; fails after `timeoutMs` naming what did
+   * arrive. Not `async`: the mark is taken now, synchronously, before the caller's next action.
+   */
+  waitForItem<P = Record<string, unknown>>(
     type: string,
     predicate: Predicate<P> = () => true,
-    { since = 0, timeoutMs = 15_000 }: { since?: number; timeoutMs?: number } = {},
+    { from, since, timeoutMs = 15_000 }: WaitOptions = {},
   ): Promise<IngestItem<P>> {
-    const deadline = Date.now() + timeoutMs;
+    const start: From = from === 'test start' ? this.createdAt : (since ?? now());
+    return this.firstMatch(type, predicate, start, Date.now() + timeoutMs, timeoutMs);
+  }
+
+  private async firstMatch<P>(
+    type: string,
+    predicate: Predicate<P>,
+    from: From,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<IngestItem<P>> {
     for (;;) {
-      const arrived = await this.items<P>(type, since);
+      const arrived = await this.items<P>(type, from);
       const match = arrived.find((item) => predicate(item.payload, item));
       if (match) return match;
       if (Date.now() > deadline) {
@@ -129,43 +188,46 @@ export class IngestClient {
     }
   }
 
-  async waitForError(predicate?: Predicate<ErrorEvent>, options?: { since?: number; timeoutMs?: number }) {
-    return (await this.waitForItem<ErrorEvent>('event', predicate, options)).payload;
+  waitForError(predicate?: Predicate<ErrorEvent>, options?: WaitOptions): Promise<ErrorEvent> {
+    return this.waitForItem<ErrorEvent>('event', predicate, options).then((item) => item.payload);
   }
 
-  async waitForTransaction(predicate?: Predicate<Event>, options?: { since?: number; timeoutMs?: number }) {
-    return (await this.waitForItem<Event>('transaction', predicate, options)).payload;
+  waitForTransaction(predicate?: Predicate<Event>, options?: WaitOptions): Promise<Event> {
+    return this.waitForItem<Event>('transaction', predicate, options).then((item) => item.payload);
   }
 
-  async waitForReplay(predicate?: Predicate<Event>, options?: { since?: number; timeoutMs?: number }) {
-    return (await this.waitForItem<Event>('replay_event', predicate, options)).payload;
+  waitForReplay(predicate?: Predicate<Event>, options?: WaitOptions): Promise<Event> {
+    return this.waitForItem<Event>('replay_event', predicate, options).then((item) => item.payload);
   }
 
   /** Waits for a CSP violation report at the security endpoint. */
-  async waitForCspViolation(
+  waitForCspViolation(
     predicate: (violation: CspViolation, item: IngestItem) => boolean,
-    options?: { since?: number; timeoutMs?: number },
+    options?: WaitOptions,
   ): Promise<{ violation: CspViolation; item: IngestItem }> {
-    const item = await this.waitForItem(
+    return this.waitForItem(
       'security',
       (_p, i) => {
         const violation = cspViolation(i);
         return violation !== undefined && predicate(violation, i);
       },
       options,
-    );
-    return { violation: cspViolation(item)!, item };
+    ).then((item) => ({ violation: cspViolation(item)!, item }));
   }
 
-  /** Resolves when nothing matching arrives within `withinMs`; rejects with the item that did. */
+  /**
+   * Resolves when nothing matching has arrived since `since` (by default, since the test started) and nothing does
+   * within `withinMs` more; rejects with the item that did.
+   */
   async expectNone<P = Record<string, unknown>>(
     type: string,
     predicate: Predicate<P>,
-    { since = 0, withinMs = 3000 }: { since?: number; withinMs?: number } = {},
+    { since, withinMs = 3000 }: { since?: number; withinMs?: number } = {},
   ): Promise<void> {
+    const from: From = since ?? this.createdAt;
     const deadline = Date.now() + withinMs;
     while (Date.now() <= deadline) {
-      const match = (await this.items<P>(type, since)).find((item) => predicate(item.payload, item));
+      const match = (await this.items<P>(type, from)).find((item) => predicate(item.payload, item));
       if (match)
         throw new Error(`Expected no such ${type}, but one arrived: ${JSON.stringify(match.payload).slice(0, 2000)}`);
       await sleep(pollMs);

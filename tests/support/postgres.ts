@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports.ts';
+import { freePort, killedOnExit } from './processes.ts';
 
 /**
  * Where initdb and postgres are: POSTGRES_BIN_DIR, else Debian's newest /usr/lib/postgresql/<version>/bin (Debian puts
@@ -21,10 +21,6 @@ export function postgresBinDir(): string {
     : [];
   return versions[0] ? join(root, versions[0], 'bin') : '';
 }
-
-/** Children still running when the test worker exits are killed with it. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 /** As root, the postgres user's ids; otherwise the current user runs it. */
 function runAs(): { uid: number; gid: number } | undefined {
@@ -66,10 +62,8 @@ export async function startPostgres(port?: number): Promise<Postgres> {
       ['-D', data, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])],
       { ...options, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    child = started;
-    children.add(started);
+    child = killedOnExit(started);
     const exited = new Promise<void>((resolve) => started.on('exit', () => resolve()));
-    started.on('exit', () => children.delete(started));
     // Its own readiness line, not a connect loop (see freePort).
     await new Promise<void>((resolve, reject) => {
       let output = '';

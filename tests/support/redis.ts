@@ -7,31 +7,9 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createClient } from '@redis/client';
+import { freePort, killedOnExit } from './processes.ts';
 
 export const redisBinary = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
-
-/** Children still running when the test worker exits are killed with it. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A free port below Linux's ephemeral range (32768+). The app's client keeps reconnecting to a stopped Redis; aimed at
- * a port in that range it can connect to itself (TCP simultaneous open) and block the restart (FACTS: flake source).
- */
-export async function freeLowPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await bindable(port)) return port;
-  }
-}
 
 export interface Redis {
   port: number;
@@ -53,9 +31,7 @@ export interface Redis {
 
 /** Starts redis-server with `args` and resolves once it prints `ready` (its own signal, not a connect loop). */
 function spawnRedis(args: string[], ready = 'Ready to accept connections'): Promise<ChildProcess> {
-  const started = spawn(redisBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(started);
-  started.on('exit', () => children.delete(started));
+  const started = killedOnExit(spawn(redisBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((resolve, reject) => {
     let output = '';
     started.stdout!.on('data', (chunk: Buffer) => {
@@ -131,7 +107,7 @@ export async function redisServer({
   tls,
   args = [],
 }: { password?: string; tls?: Certificates; args?: string[] } = {}): Promise<Redis> {
-  const port = await freeLowPort();
+  const port = await freePort();
   const url = `${tls ? 'rediss' : 'redis'}://${password ? `:${password}@` : ''}127.0.0.1:${port}`;
   const listen = tls
     ? ['--port', '0', '--tls-port', String(port), '--tls-auth-clients', 'no']
@@ -206,7 +182,7 @@ export interface Forwarder {
 }
 
 export async function startForwarder(target: Redis): Promise<Forwarder> {
-  const port = await freeLowPort();
+  const port = await freePort();
   let targetPort = target.port;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
@@ -253,7 +229,7 @@ export async function startSentinels({
   const primary = await startRedis({ password });
   const replica = await startRedis({ password, args: ['--replicaof', '127.0.0.1', String(primary.port)] });
   const dir = mkdtempSync(join(tmpdir(), 'sentinels-'));
-  const ports = [await freeLowPort(), await freeLowPort(), await freeLowPort()];
+  const ports = [await freePort(), await freePort(), await freePort()];
   const sentinels = await Promise.all(
     ports.map((port) => {
       // Sentinel rewrites its configuration file: one each.
@@ -326,8 +302,8 @@ export async function startCluster(): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cluster-'));
   const nodes = await Promise.all(
     [0, 1, 2].map(async () => {
-      // The bus port too is below Linux's ephemeral range (see freeLowPort); a node's own file keeps its identity.
-      const bus = await freeLowPort();
+      // The bus port too is below Linux's ephemeral range (see freePort in processes.ts); a node's own file keeps its identity.
+      const bus = await freePort();
       return startRedis({
         args: [
           ...['--cluster-enabled', 'yes', '--cluster-port', String(bus)],

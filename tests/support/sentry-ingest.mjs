@@ -1,8 +1,12 @@
 // A local ingest that speaks the Sentry envelope protocol, for the end-to-end tests and benchmarks.
 // It records every envelope item and can answer slowly, refuse, stall, fail or rate-limit on command. Loopback only.
 // Control API on the same port under /__ingest/ (see tests/support/ingest.ts for the typed client).
+// Every request and item carries `arrivedNs`: when the request reached the server, on this machine's monotonic clock
+// (process.hrtime), which the client on the same machine reads too. `?after=<ns>` lists what arrived after such a
+// moment, so that a wait marks its start without asking the ingest; `?since=<seq>` is the older way (sequence numbers).
 import http from 'node:http';
 import zlib from 'node:zlib';
+import { parseEnvelope } from '@sentry/core';
 
 const port = Number(process.env.INGEST_PORT ?? 3101);
 const maxRecords = 50_000; // bounded memory: the oldest records go first
@@ -37,42 +41,29 @@ function decode(body, encoding) {
   return body;
 }
 
-/** Splits an envelope: a header line, then items of a header line and a payload (`length` bytes, or one line). */
-function parseEnvelope(buffer) {
-  let offset = 0;
-  const readLine = () => {
-    const end = buffer.indexOf(0x0a, offset);
-    const line = buffer.subarray(offset, end === -1 ? buffer.length : end);
-    offset = end === -1 ? buffer.length : end + 1;
-    return line;
+/**
+ * An envelope's header and items, split by the SDK's own parser. A payload with a `length` comes as bytes: kept as
+ * base64 (`binary`: a replay's recording, compressed or not) unless it is JSON.
+ */
+function envelopeOf(buffer) {
+  const [header, items] = parseEnvelope(buffer);
+  return {
+    header,
+    items: items.map(([itemHeader, payload]) => {
+      const json = payload instanceof Uint8Array ? jsonOrUndefined(payload) : payload;
+      return json === undefined
+        ? { type: itemHeader.type, header: itemHeader, binary: Buffer.from(payload).toString('base64') }
+        : { type: itemHeader.type, header: itemHeader, payload: json };
+    }),
   };
-  const header = JSON.parse(readLine().toString('utf8'));
-  const parsed = [];
-  while (offset < buffer.length) {
-    const headerLine = readLine().toString('utf8').trim();
-    if (!headerLine) continue;
-    const itemHeader = JSON.parse(headerLine);
-    let payload;
-    if (typeof itemHeader.length === 'number') {
-      payload = buffer.subarray(offset, offset + itemHeader.length);
-      offset += itemHeader.length;
-      if (buffer[offset] === 0x0a) offset += 1;
-    } else {
-      payload = readLine();
-    }
-    let json;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    parsed.push(
-      json === undefined
-        ? { type: itemHeader.type, header: itemHeader, binary: payload.toString('base64') }
-        : { type: itemHeader.type, header: itemHeader, payload: json },
-    );
+}
+
+function jsonOrUndefined(bytes) {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined;
   }
-  return { header, items: parsed };
 }
 
 function sendJson(res, status, body, headers = {}) {
@@ -91,8 +82,8 @@ function readBody(req) {
 
 const envelopePath = /^\/api\/(\d+)\/envelope\/?$/;
 
-async function handleEnvelope(req, res, projectId) {
-  const request = { seq: ++seq, method: req.method, path: req.url, mode: mode.mode, receivedAt: Date.now() };
+async function handleEnvelope(req, res, projectId, arrivedNs) {
+  const request = { seq: ++seq, method: req.method, path: req.url, mode: mode.mode, receivedAt: Date.now(), arrivedNs };
   keep(requests, request);
   // Refusing: the connection is cut before any answer, so the sender's fetch fails as on a network outage.
   if (mode.mode === 'refuse') return req.socket.destroy();
@@ -119,13 +110,21 @@ async function handleEnvelope(req, res, projectId) {
   }
   let envelope;
   try {
-    envelope = parseEnvelope(decode(body, req.headers['content-encoding']));
+    envelope = envelopeOf(decode(body, req.headers['content-encoding']));
   } catch (error) {
     return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
   }
   const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
   for (const item of envelope.items) {
-    keep(items, { seq: ++seq, projectId, envelopeHeader: envelope.header, from, receivedAt: Date.now(), ...item });
+    keep(items, {
+      seq: ++seq,
+      projectId,
+      envelopeHeader: envelope.header,
+      from,
+      receivedAt: Date.now(),
+      arrivedNs,
+      ...item,
+    });
   }
   sendJson(res, 200, {});
 }
@@ -137,8 +136,8 @@ const securityPath = /^\/api\/(\d+)\/security\/?$/;
  * `{"csp-report": {...}}`) and report-to's `application/reports+json` (an array of reports). One item per report, with
  * the query (sentry_key, sentry_environment, sentry_release) and the content type.
  */
-async function handleSecurityReport(req, res, projectId, url) {
-  keep(requests, { seq: ++seq, method: req.method, path: req.url, mode: 'accept', receivedAt: Date.now() });
+async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
+  keep(requests, { seq: ++seq, method: req.method, path: req.url, mode: 'accept', receivedAt: Date.now(), arrivedNs });
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body;
   try {
@@ -160,6 +159,7 @@ async function handleSecurityReport(req, res, projectId, url) {
       query,
       from,
       receivedAt: Date.now(),
+      arrivedNs,
       payload: report,
     });
   }
@@ -168,15 +168,17 @@ async function handleSecurityReport(req, res, projectId, url) {
 
 async function handleControl(req, res, url) {
   const since = Number(url.searchParams.get('since') ?? 0);
+  const after = BigInt(url.searchParams.get('after') ?? -1);
+  const wanted = (record) => record.seq > since && BigInt(record.arrivedNs) > after;
   switch (`${req.method} ${url.pathname}`) {
     case 'GET /__ingest/health':
       return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq });
     case 'GET /__ingest/items': {
       const type = url.searchParams.get('type');
-      return sendJson(res, 200, { seq, items: items.filter((i) => i.seq > since && (!type || i.type === type)) });
+      return sendJson(res, 200, { seq, items: items.filter((i) => wanted(i) && (!type || i.type === type)) });
     }
     case 'GET /__ingest/requests':
-      return sendJson(res, 200, { seq, requests: requests.filter((r) => r.seq > since) });
+      return sendJson(res, 200, { seq, requests: requests.filter(wanted) });
     case 'POST /__ingest/mode': {
       const next = JSON.parse((await readBody(req)).toString('utf8') || '{}');
       if (!['accept', 'slow', 'refuse', 'stall', 'error500', 'rateLimit'].includes(next.mode)) {
@@ -202,6 +204,8 @@ async function handleControl(req, res, url) {
 }
 
 const server = http.createServer((req, res) => {
+  // Read first: anything a test caused after its mark arrives after it on this clock.
+  const arrivedNs = String(process.hrtime.bigint());
   const url = new URL(req.url ?? '/', 'http://ingest');
   if (req.method === 'OPTIONS') {
     res.writeHead(204, cors);
@@ -211,9 +215,9 @@ const server = http.createServer((req, res) => {
   const security = securityPath.exec(url.pathname);
   const work =
     envelope && req.method === 'POST'
-      ? handleEnvelope(req, res, envelope[1])
+      ? handleEnvelope(req, res, envelope[1], arrivedNs)
       : security && req.method === 'POST'
-        ? handleSecurityReport(req, res, security[1], url)
+        ? handleSecurityReport(req, res, security[1], url, arrivedNs)
         : url.pathname.startsWith('/__ingest/')
           ? handleControl(req, res, url)
           : Promise.resolve(sendJson(res, 404, { detail: 'not an ingest path' }));

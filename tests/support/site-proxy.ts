@@ -5,7 +5,7 @@
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { appHost } from './e2e-env.mts';
-import { freePort } from './cluster';
+import { freePort } from './processes.ts';
 
 /** One request that reached the proxy. */
 export interface ProxiedRequest {
