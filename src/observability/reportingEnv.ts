@@ -4,18 +4,11 @@ import { reporting } from '../config/specification.mts';
 import { flag } from '../config/envChecks.mts';
 import { sampleRate, sentryDsn, serverSettings, spotlight, type Settings } from '../config/settings.mts';
 
-export interface ReportingEnv {
-  /** Where events go; none means error reporting is off (Spotlight may still receive them). */
-  dsn: string | undefined;
-  environment: string;
-  release: string;
-  /** Spotlight's sidecar: `true` for its default address, or its URL. Set by `spotlight run` in `npm run dev`. */
-  spotlight: string | boolean;
-  /** SENTRY_COLLECT_PII=1: send cookies, credential headers, request bodies, IP addresses and user info. */
-  collectPersonalData: boolean;
-  /** The share of traces kept: the spec's rate unless an operator lowers it (SENTRY_TRACES_SAMPLE_RATE). */
-  tracesSampleRate: number;
-}
+/** What a runtime's reporter is started with: the server's from its settings, the browser's from its build. */
+export type ReportingEnv = Pick<
+  Settings,
+  'dsn' | 'environment' | 'release' | 'spotlight' | 'collectPersonalData' | 'tracesSampleRate'
+>;
 
 /** The browser's variables as `next build` inlined them (literal expressions, so Next can replace them). */
 function inlinedPublicEnv(): Record<string, string | undefined> {
