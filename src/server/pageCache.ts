@@ -247,7 +247,7 @@ interface SharedRedis {
 }
 
 /** One connection per process, shared by every handler (Next makes one handler per request). */
-function sharedRedis(topology: RedisTopology, namespace: string, distDir: string): SharedRedis {
+function connectSharedRedis(topology: RedisTopology, namespace: string, distDir: string): SharedRedis {
   const address = topology.address;
   const redis: SharedRedis = {
     // Connected by open() below; a reconnection opens a new one.
@@ -367,7 +367,7 @@ function redisFor(ctx: CacheHandlerContext): SharedRedis | undefined {
   // Parsed and checked once, at start (src/server/startup.ts); a namespace comes with every Redis.
   const { redis: topology, redisKeyNamespace: namespace } = serverEnv();
   if (!topology || namespace === undefined) return undefined;
-  return (globals[pageCacheRedis] ??= sharedRedis(topology, namespace, join(ctx.serverDistDir, '..')));
+  return (globals[pageCacheRedis] ??= connectSharedRedis(topology, namespace, join(ctx.serverDistDir, '..')));
 }
 
 /**
@@ -509,11 +509,11 @@ export default class PageCacheHandler {
       }
       text = error.message;
     }
-    if (text === null) return { entry: await this.#seed(redis, key, ctx, 'unless another instance wrote it') };
+    if (text === null) return { entry: await this.#seed(redis, key, ctx, { overwrite: false }) };
     const entry = decodeEntry(text, Date.now());
     if (!entry) {
       console.warn(`Page cache: the value under ${key} is not a page this app wrote; it is replaced.`);
-      return { entry: await this.#seed(redis, key, ctx, 'replacing it') };
+      return { entry: await this.#seed(redis, key, ctx, { overwrite: true }) };
     }
     if (!isStale(entry, Date.now())) return { entry, hit: true, size: text.length };
     // One instance regenerates a stale page for the whole cluster; the others serve it as it is meanwhile.
@@ -538,17 +538,17 @@ export default class PageCacheHandler {
     redis: SharedRedis,
     key: string,
     ctx: CallContext,
-    how: 'unless another instance wrote it' | 'replacing it',
+    { overwrite }: { overwrite: boolean },
   ): Promise<StoredEntry | null> {
     const found = await this.files.get(key, ctx);
     if (!found) return null;
     const seed = { ...found, cacheControl: found.cacheControl ?? seedCacheControl(redis.prerenderManifest, key) };
     const text = encodeEntry(seed);
     const seconds = String(keySeconds(seed.cacheControl));
-    const command: Command =
-      how === 'replacing it'
-        ? ['SET', pageKey(redis.prefix, key), text, 'EX', seconds]
-        : ['SET', pageKey(redis.prefix, key), text, 'NX', 'GET', 'EX', seconds];
+    // Unless overwriting a value that is no page, an instance that wrote the page first wins (NX), and it is served.
+    const command: Command = overwrite
+      ? ['SET', pageKey(redis.prefix, key), text, 'EX', seconds]
+      : ['SET', pageKey(redis.prefix, key), text, 'NX', 'GET', 'EX', seconds];
     const current = await write(redis, [command]).then(
       ([reply]) => reply,
       () => null,

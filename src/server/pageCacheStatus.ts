@@ -15,16 +15,17 @@ interface SharedRedis {
  */
 export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable' | 'redis-degraded';
 
-const sharedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
+/** The page cache's connection to Redis, once a request has made it (src/server/pageCache.ts). */
+const connectedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
 
 export function pageCacheStatus(): PageCacheStatus {
   if (!serverEnv().redis) return 'filesystem';
-  const redis = sharedRedis();
+  const redis = connectedRedis();
   if (redis?.unavailableSince !== undefined) return 'redis-unavailable';
   return redis?.refusingWritesSince === undefined ? 'redis' : 'redis-degraded';
 }
 
 /** Writes to Redis that failed since start: one more after a page's write means that page was not shared. */
 export function failedPageCacheWrites(): number {
-  return sharedRedis()?.failedWrites ?? 0;
+  return connectedRedis()?.failedWrites ?? 0;
 }
