@@ -60,6 +60,8 @@ export interface IngestRequest {
   mode: string;
   receivedAt: number;
   arrivedNs: string;
+  /** Who sent it: a browser's request names the page's origin; the server's names none. */
+  from: { userAgent: string; origin: string | null };
 }
 
 export type IngestMode = 'accept' | 'slow' | 'refuse' | 'stall' | 'error500' | 'rateLimit';

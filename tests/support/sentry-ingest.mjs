@@ -83,7 +83,16 @@ function readBody(req) {
 const envelopePath = /^\/api\/(\d+)\/envelope\/?$/;
 
 async function handleEnvelope(req, res, projectId, arrivedNs) {
-  const request = { seq: ++seq, method: req.method, path: req.url, mode: mode.mode, receivedAt: Date.now(), arrivedNs };
+  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
+  const request = {
+    seq: ++seq,
+    method: req.method,
+    path: req.url,
+    mode: mode.mode,
+    receivedAt: Date.now(),
+    arrivedNs,
+    from,
+  };
   keep(requests, request);
   // Refusing: the connection is cut before any answer, so the sender's fetch fails as on a network outage.
   if (mode.mode === 'refuse') return req.socket.destroy();
@@ -114,7 +123,6 @@ async function handleEnvelope(req, res, projectId, arrivedNs) {
   } catch (error) {
     return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
   }
-  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
   for (const item of envelope.items) {
     keep(items, {
       seq: ++seq,
