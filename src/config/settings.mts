@@ -9,7 +9,7 @@ import { reporting } from './specification.mts';
 
 type Env = Record<string, string | undefined>;
 
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
 /** What `next build` fixed that the server falls back on. */
@@ -123,7 +123,7 @@ export function spotlight(value: string | undefined): string | boolean {
 }
 
 /** Long enough not to be guessed: it lets anyone who holds it make the server regenerate pages. */
-export const minRevalidateSecretLength = 32;
+const minRevalidateSecretLength = 32;
 
 function revalidateSecret(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
