@@ -101,7 +101,16 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
       heldBytes -= bytes;
       bytes = 0;
     };
+    // A client that ends its side mid-body has gone: close now, before Node answers 400 to no one and builds an error
+    // for the request it can no longer finish.
+    const socket = req.socket;
+    const gone = () => {
+      req.destroy();
+      socket.destroy();
+    };
+    socket.prependOnceListener('end', gone);
     const deliver = () => {
+      socket.removeListener('end', gone);
       req.push = push;
       res.once('close', release);
       // Through the server's own emit again, which the SDK wraps: it starts the request's trace now.
@@ -125,6 +134,7 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
       const refusal = chunkRefusal({ bodyBytes: bytes, heldBytes, chunkBytes: buffer.length }, { maxBodyBytes });
       if (refusal) {
         refused = true;
+        socket.removeListener('end', gone);
         release();
         chunks.length = 0;
         refuseBody(req, res, refusal);
