@@ -69,8 +69,8 @@ export function loadBrowserReporting(): Promise<Sdk | undefined> {
 
 /**
  * Resolves once the browser has reported a largest contentful paint (at once if it has already), or after `timeoutMs`.
- * The load event alone is not enough: a busy phone can show the page's first view after it (measured: 70 ms to 1.8 s
- * later in Lighthouse's traces), and the SDK's chunks would then be fetched and run before the page's largest paint.
+ * The load event alone is not enough: a busy phone can show the page's first view well after it, and the SDK's chunks
+ * would then be fetched and run before the page's largest paint.
  */
 export function afterLargestPaint(timeoutMs: number): Promise<void> {
   return new Promise((resume) => {

@@ -18,8 +18,8 @@ export const offlineQueueSize = 60;
  *   dozens of prototypes, for stack details of errors the global handlers report anyway (the app's scripts are
  *   same-origin, so the browser gives them their full message and stack);
  * - FunctionToString only undoes those wrappers' names;
- * - CultureContext reads the locale and time zone into every event, and its first Intl call loads the locale's data
- *   (13 ms on the bench machine, four times that on a slow phone);
+ * - CultureContext reads the locale and time zone into every event, and its first Intl call loads the locale's data,
+ *   a long task on a slow phone;
  * - ConversationId tags events with an AI conversation id, which this app has none of.
  */
 export const leftOutIntegrations = new Set([

@@ -15,8 +15,8 @@ import { flushReports, processGlobals } from '../../processGlobals.mts';
 
 /**
  * The response a request's isolation scope isolates, kept on the scope itself: how a log line finds its request id.
- * A property rather than a WeakMap entry, which cost 4 µs a request (issue 28's profile); the SDK forks a new scope for
- * each request, and a fork does not copy it.
+ * A property rather than a WeakMap entry, which costs more on every request; the SDK forks a new scope for each request,
+ * and a fork does not copy it.
  */
 const responseOfScope = Symbol('response');
 type ScopeOfRequest = Scope & { [responseOfScope]?: ServerResponse };
