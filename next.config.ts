@@ -4,9 +4,8 @@ import { withSentryConfig } from '@sentry/nextjs/config';
 import { buildIdPattern, sourceFingerprint } from './scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './src/config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './src/config/security';
-import { buildSettings } from './src/config/settings.mts';
+import { browserSettings, buildSettings, securitySettings } from './src/config/settings.mts';
 import { images } from './src/config/specification.mts';
-import { browserReportingEnv } from './src/observability/reportingEnv';
 
 /**
  * Every instance built from one tree must serve the same data paths and asset names: BUILD_ID, else the git commit, with
@@ -40,7 +39,7 @@ function config(phase: string): NextConfig {
   const buildId = phase === PHASE_PRODUCTION_BUILD ? resolveBuildId() : 'development';
   // The browser's reporting values are inlined now: a wrong one (a sample rate of 2) stops the build with its sentence,
   // rather than the browser's reporting once deployed.
-  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) browserReportingEnv();
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) browserSettings();
   // The end-to-end tests build into their own directory, so that `npm test` never replaces the build `npm start` serves.
   const distDir = build.distDir;
   const release = build.release ?? buildId;
@@ -83,7 +82,7 @@ function config(phase: string): NextConfig {
     // loaded but never updated after an edit.
     ...(phase === PHASE_DEVELOPMENT_SERVER ? { allowedDevOrigins: ['127.0.0.1'] } : {}),
     async headers() {
-      const security = securityInputs(build.security, { development: phase === PHASE_DEVELOPMENT_SERVER });
+      const security = securityInputs(securitySettings(), { development: phase === PHASE_DEVELOPMENT_SERVER });
       // Every path, through an unnamed group: with a named parameter (`/:path*`) Next compiles each header value that
       // holds a colon (the policy's `data:`, the DSN's origin) with path-to-regexp on every request, in case it quotes
       // the parameter: 7–20 KB of garbage and tens of µs a request (docs/performance.md, issue 28).

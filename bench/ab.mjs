@@ -21,17 +21,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import {
-  appStartEnv,
-  cpuMs,
-  dedicateServerCore,
-  option,
-  redisCommand,
-  startIngest,
-  startRedisServer,
-  startStandalone,
-} from './lib.mjs';
+import { appStartEnv, cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
 import { freePort } from '../tests/support/processes.ts';
+import { startRedis } from '../tests/support/redis.ts';
 
 const commit = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 if (!commit) {
@@ -118,9 +110,7 @@ const builds = [
 
 // After the builds, which may use every core: the servers get one of their own, Redis inherits this process's.
 const serverCore = dedicateServerCore(ingest.pid);
-const redisPort = await freePort();
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
-const redis = redisModes.includes(true) ? await startRedisServer(redisPort) : undefined;
+const redis = redisModes.includes(true) ? await startRedis() : undefined;
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -159,7 +149,7 @@ async function together(servers, path, first) {
 const rows = [];
 try {
   for (const withRedis of redisModes) {
-    if (withRedis) await redisCommand(redisUrl, 'FLUSHALL');
+    if (withRedis) await redis.command('FLUSHALL');
     const servers = [];
     for (const build of builds) {
       const port = await freePort();
@@ -167,7 +157,7 @@ try {
         ...appStartEnv,
         NEXT_DIST_DIR: dist,
         SENTRY_DSN: ingest.dsn,
-        ...(withRedis ? { REDIS_URL: redisUrl } : {}),
+        ...(withRedis ? { REDIS_URL: redis.url } : {}),
       };
       const options = { cpu: serverCore, allocations: true };
       servers.push({ ...build, ...(await startStandalone(build.dir, port, env, options)) });
@@ -202,7 +192,7 @@ try {
     }
   }
 } finally {
-  redis?.kill('SIGKILL');
+  await redis?.stop();
   ingest.stop();
 }
 

@@ -3,7 +3,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
-import { createClient } from '@redis/client';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
@@ -120,32 +119,6 @@ export async function answersHealth(origin, attempts) {
     await sleep(100);
   }
   return false;
-}
-
-/** Debian's redis-server on a loopback port, empty and without persistence; resolves when it says it is ready. */
-export async function startRedisServer(port) {
-  const child = spawn(
-    '/usr/bin/redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  killedOnExit(child);
-  await new Promise((done) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk) && out.includes('Ready to accept connections') && done());
-  });
-  return child;
-}
-
-/** One command on a connection of its own. */
-export async function redisCommand(url, ...args) {
-  const client = createClient({ url });
-  await client.connect();
-  try {
-    return await client.sendCommand(args);
-  } finally {
-    client.destroy();
-  }
 }
 
 /**

@@ -17,20 +17,8 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import {
-  appStartEnv,
-  buildApp,
-  cpuMs,
-  load,
-  option,
-  redisCommand as redisCommandOn,
-  sleep,
-  startIngest,
-  startRedisServer,
-  startStandalone,
-} from './lib.mjs';
-import { freePort } from '../tests/support/processes.ts';
-import { startCluster, startSentinels } from '../tests/support/redis.ts';
+import { appStartEnv, buildApp, cpuMs, load, option, sleep, startIngest, startStandalone } from './lib.mjs';
+import { redisServer, startCluster, startSentinels } from '../tests/support/redis.ts';
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -42,7 +30,7 @@ const secret = 'bench-revalidate-secret-0123456789abcdef';
 // Below Linux's ephemeral ports (32768+): a client reconnecting to a stopped server there can connect to itself.
 // --port: the ingest's; the instances take the next three.
 const firstPort = Number(option('port', 3219));
-const ports = { ingest: firstPort, app: firstPort + 1, redis: 0 };
+const ports = { ingest: firstPort, app: firstPort + 1 };
 
 const ingest = startIngest(ports.ingest);
 if (!existsSync(`${dist}/standalone/server.js`)) {
@@ -53,19 +41,13 @@ if (!existsSync(`${dist}/standalone/server.js`)) {
 const cleanups = [];
 process.on('exit', () => cleanups.forEach((cleanup) => cleanup()));
 
-ports.redis = await freePort();
-const redisUrl = `redis://127.0.0.1:${ports.redis}`;
+// The one Redis of B, C and the revalidation and outage phases: killed and restarted on its port in phase 3.
+const redis = await redisServer();
 
-const startRedis = () => startRedisServer(ports.redis);
-const redisCommand = (...args) => redisCommandOn(redisUrl, ...args);
-
-/** Commands the Redis servers at `urls` ran since start, all kinds together (INFO commandstats). */
-async function redisCommands(urls = [redisUrl]) {
+/** Commands the Redis servers `nodes` ran since start, all kinds together. */
+async function redisCommands(nodes) {
   let sum = 0;
-  for (const url of urls) {
-    const info = String(await redisCommandOn(url, 'INFO', 'commandstats'));
-    sum += [...info.matchAll(/^cmdstat_\w+:calls=(\d+)/gm)].reduce((total, [, calls]) => total + Number(calls), 0);
-  }
+  for (const node of nodes) sum += Object.values(await node.commandCounts()).reduce((total, calls) => total + calls, 0);
   return sum;
 }
 
@@ -99,34 +81,34 @@ const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 // 0. One request at a time, so that every request reads the cache once (concurrent requests for one page share one
 // read in Next's response cache, which hides the per-hit cost under load): server CPU and Redis commands per request.
-let redisProcess = await startRedis();
+await redis.start();
 const sentinels = await startSentinels();
 const redisCluster = await startCluster();
 cleanups.push(
   () => void sentinels.stop(),
   () => void redisCluster.stop(),
 );
-const single = { REDIS_URL: redisUrl };
+const single = { REDIS_URL: redis.url };
 /** `nodes`: where its pages are written (FLUSHALL before each run, commands counted). */
 const variants = [
   { name: 'A filesystem cache (no Redis)', nodes: [] },
-  { name: 'B one Redis, with cache spans', redis: single, nodes: [redisUrl] },
-  { name: 'C one Redis, without cache spans', redis: single, noCacheSpans: true, nodes: [redisUrl] },
+  { name: 'B one Redis, with cache spans', redis: single, nodes: [redis] },
+  { name: 'C one Redis, without cache spans', redis: single, noCacheSpans: true, nodes: [redis] },
   {
     name: 'D Sentinel, with cache spans',
     redis: { REDIS_SENTINELS: sentinels.sentinels, REDIS_SENTINEL_PRIMARY: sentinels.name },
-    nodes: [sentinels.primary.url],
+    nodes: [sentinels.primary],
   },
   {
     name: 'E Cluster, with cache spans',
     redis: { REDIS_CLUSTER_NODES: redisCluster.addresses },
-    nodes: redisCluster.nodes.map((node) => node.url),
+    nodes: redisCluster.nodes,
   },
 ];
 /** Every other round backwards, so that no variant always runs last on a machine whose load drifts. */
 const inTurn = (round) => (round % 2 ? [...variants].reverse() : variants);
 const flush = async (variant) => {
-  for (const url of variant.nodes) await redisCommandOn(url, 'FLUSHALL');
+  for (const node of variant.nodes) await node.command('FLUSHALL');
 };
 const sequential = Object.fromEntries(variants.map((v) => [v.name, []]));
 const oneAtATime = 400;
@@ -237,7 +219,7 @@ await sentinels.stop();
 await redisCluster.stop();
 
 // 2. Revalidation reaching three instances.
-await redisCommand('FLUSHALL');
+await redis.command('FLUSHALL');
 const cluster = [];
 for (let i = 0; i < 3; i++) cluster.push(await startApp(ports.app + i, { redis: single }));
 const spread = [];
@@ -269,9 +251,9 @@ const app = await startApp(ports.app, { redis: single });
 await fetch(`${app.origin}${page}`);
 const outage = (async () => {
   await sleep(2000);
-  redisProcess.kill('SIGKILL');
+  await redis.stop();
   await sleep(3000);
-  redisProcess = await startRedis();
+  await redis.start();
 })();
 const underOutage = await autocannon({ url: `${app.origin}${page}`, connections, duration: 8 });
 await outage;

@@ -1,12 +1,8 @@
-// Security headers of every response, static assets included (next.config.ts `headers()`).
+// Security headers of every response, static assets included (next.config.ts `headers()`), from the settings that
+// make them (src/config/settings.mts, securitySettings).
+import type { SecuritySettings } from './settings.mts';
 
-export interface SecurityInputs {
-  /** The browser's DSN: its origin is the only other place the page may connect to. */
-  browserDsn: string | undefined;
-  /** Spotlight's sidecar URL in development. */
-  spotlight: string | undefined;
-  /** Strict-Transport-Security max-age in seconds for requests that arrived over HTTPS; 0 turns it off. */
-  hstsMaxAgeSeconds: number;
+export interface SecurityInputs extends SecuritySettings {
   /** `next dev`: React and Turbopack's dev runtime need inline scripts and eval, so scripts are relaxed there. */
   development: boolean;
   /** Where browsers report CSP violations (cspReportPath); none without a DSN, and none in development. */
@@ -103,20 +99,12 @@ export function hstsHeader({ hstsMaxAgeSeconds }: SecurityInputs) {
  * takes envelopes only, and the browser's console shows them.
  */
 export function securityInputs(
-  env: Record<string, string | undefined>,
+  { browserDsn, spotlight, hstsMaxAgeSeconds }: SecuritySettings,
   { development = false }: { development?: boolean } = {},
 ): SecurityInputs {
-  const hsts = env.HSTS_MAX_AGE?.trim();
-  const hstsMaxAgeSeconds = hsts === undefined || hsts === '' ? 31_536_000 : Number(hsts);
-  if (!Number.isInteger(hstsMaxAgeSeconds) || hstsMaxAgeSeconds < 0) {
-    throw new Error(
-      `HSTS_MAX_AGE must be a whole number of seconds, 0 to turn HSTS off (got ${JSON.stringify(hsts)}).`,
-    );
-  }
-  const browserDsn = env.NEXT_PUBLIC_SENTRY_DSN?.trim() || undefined;
   return {
     browserDsn,
-    spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+    spotlight,
     hstsMaxAgeSeconds,
     development,
     violationReports: browserDsn && !development ? cspReportPath : undefined,

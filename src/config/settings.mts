@@ -1,9 +1,10 @@
-// Every setting the server reads from its environment, declared once: the variable, its default and its check. The
-// server preload reads them here before Next loads (so this is TypeScript Node runs as it is, importing only such
-// files), and the app's server code reads the same; README.md (Configuration) and .env.example list every variable,
-// and tests/unit/configuration-docs.test.ts holds the three together. Not here: the browser's NEXT_PUBLIC_* values,
-// which Next inlines into the browser's bundle (src/observability/reportingEnv.ts), the build's own (next.config.ts),
-// and the product's (./productEnv.ts, composed with these by ./env.ts).
+// Every setting the app reads from its environment, declared once: the variable, its default and its check. The
+// server reads its own at run time: the server preload reads them here before Next loads (so this is TypeScript Node
+// runs as it is, importing only such files), and the app's server code reads the same. What `next build` fixes into
+// the bundles (the browser's NEXT_PUBLIC_* values, the build id) is read here too, through literal expressions that
+// Next replaces, and so is what next.config.ts reads at build. README.md (Configuration) and .env.example list every
+// variable, and tests/unit/configuration-docs.test.ts holds the three together. The product's variables are
+// ./productEnv.ts's, composed with these by ./env.ts.
 import { EnvError, flag } from './envChecks.mts';
 import { reporting } from './specification.mts';
 
@@ -12,7 +13,7 @@ type Env = Record<string, string | undefined>;
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
-/** What `next build` fixed that the server falls back on. */
+/** What `next build` fixed: the browser's settings, and what the server falls back on. */
 export interface BuildValues {
   /** The build's release: SENTRY_RELEASE at build, else the build id (next.config.ts). */
   release?: string;
@@ -20,6 +21,9 @@ export interface BuildValues {
   dsn?: string;
   environment?: string;
   tracesSampleRate?: string;
+  /** The browser's alone: the server has its own (SENTRY_SPOTLIGHT, SENTRY_COLLECT_PII). */
+  spotlight?: string;
+  collectPersonalData?: string;
 }
 
 export interface Settings {
@@ -175,8 +179,9 @@ export function distDirOf(env: Env = process.env): string {
 
 /**
  * What the build fixed, as the app's bundles read it: Next replaces each of these literal expressions with its value
- * at build time (APP_RELEASE through next.config.ts's `env`). Outside the bundle (the preload) they read the
- * environment instead, so the preload takes the release from the build's files.
+ * at build time (APP_RELEASE through next.config.ts's `env`), in the browser's bundle as in the server's, so they must
+ * stay literal. Outside the bundle (next.config.ts, the preload) they read the environment instead: the build's own,
+ * and at run time, where the preload takes the release from the build's files.
  */
 export function inlinedBuildValues(): BuildValues {
   return {
@@ -184,8 +189,44 @@ export function inlinedBuildValues(): BuildValues {
     dsn: process.env.NEXT_PUBLIC_SENTRY_DSN,
     environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT,
     tracesSampleRate: process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE,
+    spotlight: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+    collectPersonalData: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
   };
 }
+
+/** What the browser's reporter starts with; the server's reporter takes the same fields of its own settings. */
+export type BrowserSettings = Pick<
+  Settings,
+  'dsn' | 'environment' | 'release' | 'spotlight' | 'collectPersonalData' | 'tracesSampleRate'
+>;
+
+/**
+ * The browser's settings, from the values `next build` inlined. next.config.ts reads them at build time too, so that a
+ * wrong value (a sample rate of 2) stops the build instead of the browser's reporting.
+ */
+export function browserSettings(build: BuildValues = inlinedBuildValues()): BrowserSettings {
+  return {
+    dsn: sentryDsn('NEXT_PUBLIC_SENTRY_DSN', build.dsn),
+    environment: build.environment?.trim() || reporting.defaultEnvironment,
+    release: build.release || 'unknown',
+    spotlight: spotlight(build.spotlight),
+    collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', build.collectPersonalData),
+    tracesSampleRate:
+      sampleRate('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', build.tracesSampleRate) ?? reporting.tracesSampleRate,
+  };
+}
+
+/** The build this code belongs to: BUILD_ID or the git commit it was built from (next.config.ts `env`, inlined). */
+export const buildId = (): string => process.env.APP_BUILD_ID ?? 'unknown';
+
+/** Where the build is, relative to the directory the server runs in (next.config.ts `env`, inlined). */
+export const builtDistDir = (): string => process.env.APP_DIST_DIR ?? '.next';
+
+/** The deployment id Next's skew protection compares, which Next inlines (the build id); none in `next dev`. */
+export const deploymentId = (): string | undefined => process.env.NEXT_DEPLOYMENT_ID || undefined;
+
+/** Whether this process is `next build`, which sets NEXT_PHASE for the code it loads. */
+export const runningNextBuild = (): boolean => process.env.NEXT_PHASE === 'phase-production-build';
 
 /** What `next build` (next.config.ts) reads of its environment. */
 export interface BuildSettings {
@@ -198,8 +239,6 @@ export interface BuildSettings {
   /** SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN: all three set, the build uploads its source maps. */
   sentry: { org: string | undefined; project: string | undefined; authToken: string | undefined };
   uploadSourceMaps: boolean;
-  /** HSTS_MAX_AGE and the browser's DSN and Spotlight, for the security headers (src/config/security.ts checks them). */
-  security: Env;
 }
 
 export function buildSettings(env: Env = process.env): BuildSettings {
@@ -210,11 +249,38 @@ export function buildSettings(env: Env = process.env): BuildSettings {
     release: env.SENTRY_RELEASE?.trim() || undefined,
     sentry,
     uploadSourceMaps: Boolean(sentry.org && sentry.project && sentry.authToken),
-    security: {
-      HSTS_MAX_AGE: env.HSTS_MAX_AGE,
-      NEXT_PUBLIC_SENTRY_DSN: env.NEXT_PUBLIC_SENTRY_DSN,
-      NEXT_PUBLIC_SENTRY_SPOTLIGHT: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
-    },
+  };
+}
+
+/** What the security headers (src/config/security.ts) are made of; next.config.ts reads it at build and in next dev. */
+export interface SecuritySettings {
+  /** HSTS_MAX_AGE: Strict-Transport-Security's max-age in seconds, on requests that arrived over HTTPS; 0 turns it off. */
+  hstsMaxAgeSeconds: number;
+  /** NEXT_PUBLIC_SENTRY_DSN: its origin is the only other place the page may connect to. */
+  browserDsn: string | undefined;
+  /** NEXT_PUBLIC_SENTRY_SPOTLIGHT: Spotlight's sidecar URL in development. */
+  spotlight: string | undefined;
+}
+
+/** A year: browsers keep to HTTPS that long after a visit. */
+const defaultHstsMaxAgeSeconds = 31_536_000;
+
+function hstsMaxAge(value: string | undefined): number {
+  const text = value?.trim();
+  const seconds = text ? Number(text) : defaultHstsMaxAgeSeconds;
+  if (!Number.isInteger(seconds) || seconds < 0) {
+    throw new EnvError(
+      `HSTS_MAX_AGE must be a whole number of seconds, 0 to turn HSTS off (got ${JSON.stringify(value)}); unset it to use the default ${defaultHstsMaxAgeSeconds}.`,
+    );
+  }
+  return seconds;
+}
+
+export function securitySettings(env: Env = process.env): SecuritySettings {
+  return {
+    hstsMaxAgeSeconds: hstsMaxAge(env.HSTS_MAX_AGE),
+    browserDsn: sentryDsn('NEXT_PUBLIC_SENTRY_DSN', env.NEXT_PUBLIC_SENTRY_DSN),
+    spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
   };
 }
 

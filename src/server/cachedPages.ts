@@ -2,6 +2,7 @@
 // refuses made-up slugs of fallback routes, and POST /api/revalidate takes only these pages.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtDistDir } from '../config/settings.mts';
 
 /** What the build's prerender-manifest.json says of the pages Next caches (ISR pages and fallback routes). */
 export interface PrerenderManifest {
@@ -35,9 +36,7 @@ let buildPages: CachedPages | null | undefined;
 export function pagesOfBuild(): CachedPages | undefined {
   if (buildPages === undefined) {
     try {
-      const manifest = readFileSync(
-        join(process.cwd(), process.env.APP_DIST_DIR ?? '.next', 'prerender-manifest.json'),
-      );
+      const manifest = readFileSync(join(process.cwd(), builtDistDir(), 'prerender-manifest.json'));
       buildPages = cachedPages(JSON.parse(manifest.toString('utf8')) as PrerenderManifest);
     } catch {
       // `next dev` keeps no such manifest where a production build does.

@@ -24,6 +24,7 @@ import {
   type StoredEntry,
 } from './pageCacheEntry';
 import { serverEnv } from '../config/env';
+import { runningNextBuild } from '../config/settings.mts';
 import type { RedisTopology } from '../config/redis';
 
 /** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
@@ -363,7 +364,7 @@ function keepOwnCopy(redis: SharedRedis, key: string, copy: OwnCopy | undefined)
 /** The process's Redis connection, or undefined when the cache is Next's filesystem cache. */
 function redisFor(ctx: CacheHandlerContext): SharedRedis | undefined {
   // The build prerenders into its own directory; Redis is for the running instances.
-  if (ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' || !ctx.serverDistDir) return undefined;
+  if (ctx.dev || runningNextBuild() || !ctx.serverDistDir) return undefined;
   // Parsed and checked once, at start (src/server/startup.ts); a namespace comes with every Redis.
   const { redis: topology, redisKeyNamespace: namespace } = serverEnv();
   if (!topology || namespace === undefined) return undefined;
@@ -481,7 +482,7 @@ export default class PageCacheHandler {
     // Without Redis: Next's own cache. With it: the build's prerendered pages, read once per build into Redis.
     this.files = new FileSystemCache(this.redis ? { ...ctx, flushToDisk: false, maxMemoryCacheSize: 0 } : ctx);
     // The build writes its own pages where they belong; a running server's, without Redis, are bounded.
-    this.serverDistDir = ctx.dev || process.env.NEXT_PHASE === 'phase-production-build' ? undefined : ctx.serverDistDir;
+    this.serverDistDir = ctx.dev || runningNextBuild() ? undefined : ctx.serverDistDir;
   }
 
   async get(key: string, ctx: CallContext): Promise<StoredEntry | null> {

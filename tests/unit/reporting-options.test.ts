@@ -1,8 +1,8 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/config/env';
-import { parseSettings, sampleRate } from '../../src/config/settings.mts';
-import { browserReportingEnv, serverReportingEnv } from '../../src/observability/reportingEnv';
+import { browserSettings, parseSettings, sampleRate } from '../../src/config/settings.mts';
+import { serverReportingEnv } from '../../src/observability/reportingEnv';
 
 /** The server's reporting environment from variables, as the server parses them (src/config/settings.mts). */
 const reportingOf = (env: Record<string, string | undefined>) => serverReportingEnv(parseSettings(env));
@@ -120,7 +120,7 @@ describe('trace sample rate: an operator may lower the spec’s 1', () => {
     expect(() => reportingOf({ SENTRY_TRACES_SAMPLE_RATE: '10%' })).toThrow(
       'SENTRY_TRACES_SAMPLE_RATE must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got "10%"); unset it to keep every trace.',
     );
-    expect(() => atBuild('2', browserReportingEnv)).toThrow(/^NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE must be/);
+    expect(() => atBuild('2', () => browserSettings())).toThrow(/^NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE must be/);
   });
 
   it('gives the server SENTRY_TRACES_SAMPLE_RATE, else the browser build’s rate, else 1', () => {
@@ -133,8 +133,8 @@ describe('trace sample rate: an operator may lower the spec’s 1', () => {
   });
 
   it('gives the browser the rate inlined at build, and keeps replays at the spec’s rates', () => {
-    expect(atBuild(undefined, () => browserOptions(browserReportingEnv()).tracesSampleRate)).toBe(1);
-    expect(atBuild('0.05', () => browserOptions(browserReportingEnv()))).toMatchObject({
+    expect(atBuild(undefined, () => browserOptions(browserSettings()).tracesSampleRate)).toBe(1);
+    expect(atBuild('0.05', () => browserOptions(browserSettings()))).toMatchObject({
       tracesSampleRate: 0.05,
       replaysSessionSampleRate: 0.1,
       replaysOnErrorSampleRate: 1,

@@ -3,7 +3,8 @@
 // is idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
 import { reporting } from '../../config/specification.mts';
 import type * as BrowserReporting from './reporter';
-import { browserReportingEnv, reportingOn } from '../reportingEnv';
+import { browserSettings } from '../../config/settings.mts';
+import { reportingOn } from '../reportingEnv';
 
 type Sdk = typeof BrowserReporting;
 
@@ -52,7 +53,7 @@ function stopHolding(): void {
  * undefined when reporting is off or the chunk cannot load (a new deployment, for example).
  */
 export function loadBrowserReporting(): Promise<Sdk | undefined> {
-  const env = browserReportingEnv();
+  const env = browserSettings();
   if (!reportingOn(env)) return Promise.resolve(undefined);
   loading ??= import('./reporter').then(
     async (sdk) => {
@@ -88,7 +89,7 @@ export function afterLargestPaint(timeoutMs: number): Promise<void> {
 
 /** Called by instrumentation-client.ts before the app hydrates. */
 export function startBrowserReportingAfterLoad(): void {
-  if (!reportingOn(browserReportingEnv())) return;
+  if (!reportingOn(browserSettings())) return;
   // What the SDK's global handlers set when they start; early errors need their 50 frames too (V8 keeps 10).
   Error.stackTraceLimit = reporting.stackTraceMaxFrames;
   addEventListener('error', hold);

@@ -1,5 +1,5 @@
 import { apiRoute, sendJson } from '../../server/api';
-import { buildId } from '../../config/build';
+import { buildId, deploymentId } from '../../config/settings.mts';
 
 /**
  * GET /api/health: the instance is up; which build it serves, the deployment id Next's skew protection compares
@@ -9,8 +9,8 @@ export default apiRoute(['GET', 'HEAD'], (_req, res) => {
   res.setHeader('Cache-Control', 'no-store');
   sendJson(res, 200, {
     status: 'ok',
-    buildId,
-    deploymentId: process.env.NEXT_DEPLOYMENT_ID || null,
+    buildId: buildId(),
+    deploymentId: deploymentId() ?? null,
     uptimeSeconds: Math.round(process.uptime()),
   });
 });

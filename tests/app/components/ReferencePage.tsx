@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { buildId } from '../config/build';
+import { buildId } from '../config/settings.mts';
 
 /** Frame of the reference pages, which the end-to-end build adds to the app to prove the spec's behaviours. */
 export function ReferencePage({ children }: { children: ReactNode }) {
@@ -13,7 +13,7 @@ export function ReferencePage({ children }: { children: ReactNode }) {
       </nav>
       {/* Which build rendered the page: after a deploy, a page still running the old build shows it here. */}
       <footer className="build">
-        Build <code data-testid="build-id">{buildId}</code>
+        Build <code data-testid="build-id">{buildId()}</code>
       </footer>
     </main>
   );
