@@ -17,7 +17,9 @@ import { now } from '../tests/support/ingest.ts';
 const host = '127.0.0.1';
 /** Connections this machine's kernel dropped because a listen queue was full (TcpExt ListenOverflows). */
 function listenOverflows() {
-  const [names, values] = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'));
   return Number(values.split(' ')[names.split(' ').indexOf('ListenOverflows')]);
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
