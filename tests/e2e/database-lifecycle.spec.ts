@@ -7,7 +7,7 @@ import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 
-// Issue 35: sections 4a and 4b of docs/build-your-product.md, built from the guide's own code blocks into the app the
+// Issue 35: sections 4a and 4b of docs/build-your-product.md, built from the guide's own files into the app the
 // tests build (tests/support/test-app.mjs). The product's settings stop a bad start with one sentence; its migration runner
 // applies each migration once; its database pool closes after the last request on SIGTERM (onShutdown).
 

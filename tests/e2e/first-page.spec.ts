@@ -1,9 +1,9 @@
 import { firstException } from '../support/ingest';
 import { expect, test } from './fixtures';
 
-// Issue 24: the first step of docs/build-your-product.md, whose files `npm test` writes from the guide's own code into
-// the app the tests build (tests/support/test-app.mjs). A newcomer's new page and API route are served, traced, and
-// their errors reported, exactly as the guide says.
+// Issue 24: the first step of docs/build-your-product.md, whose files `npm test` copies from
+// examples/build-your-product into the app the tests build (tests/support/test-app.mjs). A newcomer's new page and API
+// route are served, traced, and their errors reported, exactly as the guide says.
 test('the guide’s new pages and API route are served, traced and reported', async ({ page, ingest }) => {
   const requestIdOf = (headers: Record<string, string>) => headers['x-request-id'];
   const tracedAs = async (requestId: string | undefined) =>

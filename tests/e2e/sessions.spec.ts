@@ -3,8 +3,8 @@ import { e2eDistDir } from '../support/e2e-env.mts';
 import { firstException } from '../support/ingest';
 import { expect, test } from './fixtures';
 
-// Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), built from the guide's own code into the app the tests
-// build (tests/support/test-app.mjs), and served by an instance of its own with a secret, as a team would.
+// Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), built from the guide's own files into the app the
+// tests build (tests/support/test-app.mjs), and served by an instance of its own with a secret, as a team would.
 const demo = { email: 'demo@example.com', password: 'correct horse battery staple' };
 /** Set-Cookie of a new session, flag by flag, as src/server/session.ts writes it. */
 const sessionSetCookie = /^session=([\w-]+\.\d+\.[\w-]+); Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/;

@@ -1,7 +1,7 @@
 // The app the end-to-end tests run: a copy of this repository's app with the tests' own pages (tests/app, laid over
-// src/) and the guide's new files (every code block of docs/build-your-product.md that names a file) added, built by
-// `npm run build`'s own script. The product's pages are the team's to replace; the pages that prove the foundation's
-// behaviours belong to the tests, so replacing the product's pages leaves every proof standing.
+// src/) and the guide's files (examples/build-your-product, laid over the app's root) added, built by `npm run build`'s
+// own script. The product's pages are the team's to replace; the pages that prove the foundation's behaviours belong
+// to the tests, so replacing the product's pages leaves every proof standing.
 //
 //   node tests/support/test-app.mjs           compose the copy, then build it with the environment given (NEXT_DIST_DIR)
 //   node tests/support/test-app.mjs --compose <copy>   compose a copy only, for `next dev` (tests/e2e/development.spec.ts)
@@ -20,14 +20,14 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { standaloneServerDir } from '../../scripts/standalone.mjs';
 import { testAppCopy } from './e2e-env.mts';
 
-const guide = 'docs/build-your-product.md';
+/** The files docs/build-your-product.md adds to the app, each at the path it takes there. */
+export const guideFolder = 'examples/build-your-product';
 /** What `npm run build` needs of the repository: the app, its configuration and its build scripts. */
 const appFiles = [
   'src',
@@ -40,33 +40,25 @@ const appFiles = [
   '.nvmrc',
 ];
 
-/** The guide's new files: every code block whose info string names a file (```tsx src/pages/hello.tsx, ```sql db/1.sql). */
-function guideFiles() {
-  const files = [...readFileSync(guide, 'utf8').matchAll(/^```\w+ ([\w.-]+\/\S+)\n([\s\S]*?)^```$/gm)];
-  if (files.length === 0) throw new Error(`${guide} has no code block naming a file.`);
-  return files.map(([, path, code]) => ({ path, code }));
-}
-
 /** Copies the app into `copy` (a path below the project), with the tests' pages and the guide's files. */
 export function composeTestApp(copy) {
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy, { recursive: true });
   for (const file of appFiles) cpSync(file, join(copy, file), { recursive: true });
-  for (const entry of readdirSync('tests/app', { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const from = join(entry.parentPath, entry.name);
-    const to = join(copy, 'src', relative('tests/app', from));
-    if (existsSync(to)) throw new Error(`${from} would replace the app's ${relative(copy, to)}: rename one.`);
+  for (const path of filesUnder('tests/app')) {
+    const to = join(copy, 'src', path);
+    if (existsSync(to)) throw new Error(`tests/app/${path} would replace the app's src/${path}: rename one.`);
     mkdirSync(dirname(to), { recursive: true });
-    cpSync(from, to);
+    cpSync(join('tests/app', path), to);
   }
-  for (const { path, code } of guideFiles()) {
+  for (const path of guideFiles()) {
     const to = join(copy, path);
     // The guide also fills in files the app has (src/config/productEnv.ts): the guide's are what its tests prove.
-    if (existsSync(to) && readFileSync(to, 'utf8') !== code) console.log(`test app: ${path} is the guide's version`);
-    mkdirSync(dirname(to), { recursive: true });
-    writeFileSync(to, code);
+    if (existsSync(to) && readFileSync(to, 'utf8') !== readFileSync(join(guideFolder, path), 'utf8')) {
+      console.log(`test app: ${path} is the guide's version`);
+    }
   }
+  cpSync(guideFolder, copy, { recursive: true });
 }
 
 /**
@@ -105,6 +97,16 @@ export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
   }
   console.log(`test app: standalone server ready in ${relative('.', standalone)}`);
   return relative('.', standalone);
+}
+
+/** The guide's files, each as the path it takes in the app (src/pages/hello.tsx). */
+export const guideFiles = () => filesUnder(guideFolder);
+
+/** Every file below `dir`, as a path relative to it. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 }
 
 /** Every symbolic link below `dir`. */

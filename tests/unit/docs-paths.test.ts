@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { guideFiles, guideFolder } from '../support/test-app.mjs';
 
 // Every repository path the README and docs/ name exists, and every link stays inside the repository: files move, and
-// a doc that points at the old place misleads the next reader. A file the guide creates (a code block whose first line
-// names its path, docs/build-your-product.md) counts as existing.
+// a doc that points at the old place misleads the next reader. A file the guide adds to the app counts as existing at
+// the path it takes there (examples/build-your-product/src/pages/hello.tsx as src/pages/hello.tsx).
 
 const docs = [
   'README.md',
@@ -19,13 +20,7 @@ function prose(text: string): string {
   return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
 }
 
-/** The files the guide's code blocks create (```tsx src/pages/hello.tsx), and their folders. */
-function guideFiles(): Set<string> {
-  const files = [...readFileSync(guide, 'utf8').matchAll(/^```\w+ ([\w.-]+\/\S+)$/gm)].map(([, path]) => path!);
-  return new Set(files.flatMap((path) => [path, `${dirname(path)}/`]));
-}
-
-const topFolders = /^(?:src|tests|scripts|bench|docs|deploy|public|\.ci)\//;
+const topFolders = /^(?:src|tests|scripts|bench|docs|deploy|public|examples|\.ci)\//;
 /** A glob, a placeholder or an elision names no one file. */
 const notOnePath = /[*<>…{}\s|]/;
 
@@ -65,7 +60,7 @@ function referringFiles(): string[] {
       if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
       return /\.(ts|tsx|mjs|mts|md)$/.test(entry.name) ? [path] : [];
     });
-  return [...docs, ...['src', 'scripts', 'tests', 'bench'].flatMap(walk)];
+  return [...docs, ...['src', 'scripts', 'tests', 'bench', 'examples'].flatMap(walk)];
 }
 
 /** A section named by its heading, or by the bold words that open a paragraph or an item. */
@@ -77,7 +72,7 @@ function hasSection(doc: string, title: string): boolean {
   );
 }
 
-const created = guideFiles();
+const created = new Set(guideFiles().flatMap((path) => [path, `${dirname(path)}/`]));
 const exists = (path: string) => created.has(path) || existsSync(path);
 
 describe('paths the docs name', () => {
@@ -95,6 +90,12 @@ describe('paths the docs name', () => {
       return anchor !== undefined && path.endsWith('.md') && !anchorsOf(path).has(anchor);
     });
     expect(broken, `${doc} links to these; link to a file of the repository (and a heading it has)`).toEqual([]);
+  });
+
+  it('the guide links every file it adds to the app', () => {
+    const linked = new Set(linkTargets(readFileSync(guide, 'utf8')).map((target) => join(dirname(guide), target)));
+    const unlinked = guideFiles().filter((path) => !linked.has(join(guideFolder, path)));
+    expect(unlinked, `link each from ${guide}, or delete it from ${guideFolder}`).toEqual([]);
   });
 
   it('every doc a file names exists, and so does the section it quotes', () => {
