@@ -51,6 +51,11 @@ export function composeTestApp(copy) {
     mkdirSync(dirname(to), { recursive: true });
     cpSync(join('tests/app', path), to);
   }
+  if (!existsSync(guideFolder)) {
+    throw new Error(
+      `${guideFolder} is missing: the tests build the guide's files into their app, and its tests prove them (docs/build-your-product.md). Restore it with git.`,
+    );
+  }
   for (const path of guideFiles()) {
     const to = join(copy, path);
     // The guide also fills in files the app has (src/config/productEnv.ts): the guide's are what its tests prove.
