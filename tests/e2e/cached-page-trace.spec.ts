@@ -40,13 +40,14 @@ test('a page generated for a request with a hostile trace carries none: the next
   expect(html).not.toContain('evil');
   expect(html).not.toMatch(/<meta name="(?:sentry-trace|baggage)"/);
 
-  await page.goto(path);
-  await waitForReporting(page);
   const onThisPage = (t: Event) =>
     t.contexts?.trace?.op === 'pageload' &&
     t.transaction === '/examples/on-demand/[slug]' &&
     JSON.stringify(t.request ?? {}).includes(slug);
-  const pageLoad = await ingest.waitForItem<Event>('transaction', onThisPage, { from: 'test start' });
+  const sent = ingest.waitForItem<Event>('transaction', onThisPage);
+  await page.goto(path);
+  await waitForReporting(page);
+  const pageLoad = await sent;
   expect(pageLoad.payload.contexts?.trace?.trace_id).not.toBe(hostileTraceId);
   // The envelope names the app's own environment, release and key, as the event does.
   const header = pageLoad.envelopeHeader.trace as Record<string, string>;

@@ -94,10 +94,15 @@ test('1,000 clients going away mid-body send no error event, Sentry log or trans
   await abortMidBody(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024 });
   const healthTimes = await probe.stop();
   // A request that did reach the route marks the end of what the instance sends for the flood.
-  const marker = await fetch(`${app.origin}/api/diagnostics/body`, { method: 'POST', body: 'x' });
+  const requestId = crypto.randomUUID();
+  const traced = ingest.waitForTransaction((event) => event.tags?.request_id === requestId);
+  const marker = await fetch(`${app.origin}/api/diagnostics/body`, {
+    method: 'POST',
+    body: 'x',
+    headers: { 'x-request-id': requestId },
+  });
   expect(marker.status).toBe(200);
-  const requestId = marker.headers.get('x-request-id')!;
-  await ingest.waitForTransaction((event) => event.tags?.request_id === requestId, { from: 'test start' });
+  await traced;
 
   const ours = (await ingest.items()).filter((item) => JSON.stringify(item).includes(environment));
   const sent = (type: string) => ours.filter((item) => item.type === type);

@@ -291,6 +291,8 @@ test.describe('three instances of one build behind nginx, round-robin', () => {
     expect(await replaySession()).toBe(session);
     // Each navigation's trace continues on whichever instance answered its page data.
     expect(dataTraces.length).toBeGreaterThanOrEqual(3 * 4);
+    // The browser makes each trace id as it navigates, and the test proves the server continues it: these waits look
+    // back to the test's start.
     for (const { path, traceId } of dataTraces) {
       await ingest.waitForTransaction((t) => t.contexts?.trace?.trace_id === traceId, {
         from: 'test start',

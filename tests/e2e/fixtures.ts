@@ -2,22 +2,38 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { e2eDistDir } from '../support/e2e-env.mts';
+import { appOrigin, e2eDistDir } from '../support/e2e-env.mts';
 import { IngestClient } from '../support/ingest';
 
 /**
  * Tests that see what the app reports: `ingest` is the local Sentry ingest's client, new for each test (its waits are
- * created before the action they wait for). `since`, its sequence number at test start passed by hand to each wait, is
- * the way the page-cache specs still do it.
+ * created before the action they wait for).
  */
-export const test = base.extend<{ ingest: IngestClient; since: number; token: string }>({
+export const test = base.extend<{ ingest: IngestClient; token: string }>({
   ingest: async ({}, use) => use(new IngestClient()),
-  since: async ({ ingest }, use) => use(await ingest.mark()),
   // A marker unique to the test, so that parallel tests never match each other's events.
   token: async ({}, use, info) =>
     use(`t${info.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`),
 });
 export { expect } from '@playwright/test';
+
+/**
+ * Opens `url` in the page, its document requested with this X-Request-Id (the app keeps a safe one), so that a wait for
+ * the request's transaction or error can be created before it. Only the document carries it.
+ */
+export async function gotoWithRequestId(page: Page, url: string, requestId: string) {
+  // Playwright resolves a relative `url` against baseURL, the app's origin.
+  const href = new URL(url, appOrigin).href;
+  const document = (address: URL) => address.href === href;
+  await page.route(document, (route) =>
+    route.continue({ headers: { ...route.request().headers(), 'x-request-id': requestId } }),
+  );
+  try {
+    return await page.goto(url);
+  } finally {
+    await page.unroute(document);
+  }
+}
 
 /** Throws in the page outside React, as an uncaught error the global handler reports. */
 export async function throwInPage(page: Page, message: string) {

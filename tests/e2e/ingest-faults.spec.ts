@@ -45,16 +45,14 @@ test('a server error raised while the ingest is unreachable is retried and arriv
   ingest,
 }) => {
   await ingest.setMode('refuse');
-  const response = await request.get('/api/diagnostics/server-error');
+  const requestId = crypto.randomUUID();
+  // The SDK's offline transport retries after 5 s, then backs off.
+  const retried = ingest.waitForError((e) => e.tags?.request_id === requestId, { timeoutMs: 30_000 });
+  const response = await request.get('/api/diagnostics/server-error', { headers: { 'x-request-id': requestId } });
   expect(response.status()).toBe(500);
-  const requestId = response.headers()['x-request-id'];
   await expect.poll(async () => (await ingest.requests()).filter((r) => r.mode === 'refuse').length).toBeGreaterThan(0);
   await ingest.setMode('accept');
-  // The SDK's offline transport retries after 5 s, then backs off.
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, {
-    from: 'test start',
-    timeoutMs: 30_000,
-  });
+  const event = await retried;
   expect(event.exception?.values?.at(-1)?.value).toBe('Diagnostics: an exception thrown in an API route');
 });
 

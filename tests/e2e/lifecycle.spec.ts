@@ -49,8 +49,10 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
       .toBe(200);
 
     // A report raised just before the signal, and a request still running when it comes.
-    const failing = await fetch(`${origin}/api/diagnostics/server-error`);
-    const requestId = failing.headers.get('x-request-id');
+    const requestId = crypto.randomUUID();
+    // Its time counts from before the request: the drain's 3 s, then 5 s for the report.
+    const reported = ingest.waitForError((e) => e.tags?.request_id === requestId, { timeoutMs: 8000 });
+    await fetch(`${origin}/api/diagnostics/server-error`, { headers: { 'x-request-id': requestId } });
     const slow = fetch(`${origin}/api/diagnostics/slow?ms=2500`);
     await new Promise((done) => setTimeout(done, 200));
     server.kill('SIGTERM');
@@ -64,10 +66,7 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
     expect(await slowResponse.json()).toEqual({ waitedMs: 2500 });
 
     expect(await exited).toBe(0);
-    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, {
-      from: 'test start',
-      timeoutMs: 5000,
-    });
+    const event = await reported;
     expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
     // Closed: new connections are refused.
     await expect(fetch(`${origin}/api/health`)).rejects.toThrow();

@@ -48,11 +48,13 @@ for (const { what, path, message } of [
     request,
     ingest,
   }) => {
-    const response = await request.get(path);
+    const requestId = crypto.randomUUID();
+    const reported = ingest.waitForError(ofRequest(requestId));
+    const traced = ingest.waitForTransaction(ofRequest(requestId));
+    const response = await request.get(path, { headers: { 'x-request-id': requestId } });
     expect(response.status()).toBe(500);
-    const requestId = response.headers()['x-request-id'] ?? '';
-    const event = await ingest.waitForError(ofRequest(requestId), { from: 'test start' });
-    const transaction = await ingest.waitForTransaction(ofRequest(requestId), { from: 'test start' });
+    const event = await reported;
+    const transaction = await traced;
     // The line was printed before the response was sent; the event and transaction arrived after it.
     const lines = serverLines().filter((line) => line.request_id === requestId);
     expect(lines).toHaveLength(1);
@@ -82,27 +84,31 @@ test('error lines reach Sentry as logs, batched, linked to the trace, without co
   token,
 }) => {
   const secrets = { cookie: `cookie-${token}`, authorization: `token-${token}` };
-  const responses = await Promise.all(
-    Array.from({ length: 10 }, () =>
+  const requestIds = Array.from({ length: 10 }, () => crypto.randomUUID());
+  const recordOf = (item: { items: LogRecord[] }, requestId: string) =>
+    item.items.find((record) => record.attributes.request_id?.value === requestId);
+  const logged = requestIds.map((requestId) =>
+    ingest.waitForItem<{ items: LogRecord[] }>('log', (item) => Boolean(recordOf(item, requestId))),
+  );
+  const traced = ingest.waitForTransaction(ofRequest(requestIds[0]!));
+  await Promise.all(
+    requestIds.map((requestId) =>
       request.get(`/api/diagnostics/server-error?secret=${token}`, {
-        headers: { cookie: `session=${secrets.cookie}`, authorization: `Bearer ${secrets.authorization}` },
+        headers: {
+          cookie: `session=${secrets.cookie}`,
+          authorization: `Bearer ${secrets.authorization}`,
+          'x-request-id': requestId,
+        },
       }),
     ),
   );
-  const requestIds = responses.map((response) => response.headers()['x-request-id'] ?? '');
-  const recordOf = (item: { items: LogRecord[] }, requestId: string) =>
-    item.items.find((record) => record.attributes.request_id?.value === requestId);
-  for (const requestId of requestIds) {
-    await ingest.waitForItem<{ items: LogRecord[] }>('log', (item) => Boolean(recordOf(item, requestId)), {
-      from: 'test start',
-    });
-  }
+  await Promise.all(logged);
   const logItems = (await ingest.items<{ items: LogRecord[] }>('log')).filter((item) =>
     requestIds.some((requestId) => recordOf(item.payload, requestId)),
   );
   // The SDK sends what its buffer holds every 5 s: ten lines logged within a second share one or two envelopes.
   expect(logItems.length).toBeLessThanOrEqual(2);
-  const transaction = await ingest.waitForTransaction(ofRequest(requestIds[0]!), { from: 'test start' });
+  const transaction = await traced;
   const record = recordOf(logItems.find((item) => recordOf(item.payload, requestIds[0]!))!.payload, requestIds[0]!)!;
   expect(record).toMatchObject({ body: 'API route /api/diagnostics/server-error?secret= failed' });
   expect(record.trace_id).toBe(transaction.contexts?.trace?.trace_id);

@@ -20,7 +20,6 @@ for (const { whole, ...switches } of combinations) {
     .join(', ');
   test(`${named}: the event, the log lines, the access log and the CSP forward all ${whole ? 'keep' : 'drop'} the query`, async ({
     ingest,
-    since,
     token,
   }) => {
     const defined = Object.fromEntries(Object.entries(switches).filter(([, value]) => value !== undefined));
@@ -29,6 +28,8 @@ for (const { whole, ...switches } of combinations) {
       const secret = `email${token.replaceAll('-', '')}`;
       const requestId = `switch-${token}`;
       const errorPath = `/api/diagnostics/server-error?email=${secret}`;
+      const reported = ingest.waitForError((e: Event) => e.tags?.request_id === requestId);
+      const forwarded = ingest.waitForCspViolation((v) => v.documentUrl.includes(token));
       expect((await fetch(`${server.origin}${errorPath}`, { headers: { 'x-request-id': requestId } })).status).toBe(
         500,
       );
@@ -41,8 +42,8 @@ for (const { whole, ...switches } of combinations) {
       });
       expect(answer.status).toBe(204);
 
-      const event = await ingest.waitForError((e: Event) => e.tags?.request_id === requestId, { since });
-      const { violation } = await ingest.waitForCspViolation((v) => v.documentUrl.includes(token), { since });
+      const event = await reported;
+      const { violation } = await forwarded;
       const lines = await linesOf(server.output, requestId);
       const accessLine = lines.find((line) => line.msg === 'request answered');
       const errorLine = lines.find((line) => line.level === 'error');

@@ -237,7 +237,12 @@ test.describe('with personal data off', () => {
     server,
   }) => {
     const [email, q, accessToken, referred] = secretsOf(token, 'email', 'q', 'accesstoken', 'referred');
-    await page.goto(`${server.origin}/examples/42?email=${email}&q=${q}#access_token=${accessToken}`, {
+    // A segment of the test's own, so that its page load is told apart from other tests'.
+    const loaded = `${server.origin}/examples/load${token}`;
+    const sent = ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'pageload' && String(t.contexts.trace.data?.['url.full']).startsWith(loaded),
+    );
+    await page.goto(`${loaded}?email=${email}&q=${q}#access_token=${accessToken}`, {
       referer: `${server.origin}/examples/7?email=${referred}`,
     });
     await waitForReplay(page);
@@ -245,19 +250,13 @@ test.describe('with personal data off', () => {
     const reported = ingest.waitForError((e) => thrownException(e) === message);
     await throwInPage(page, message);
     const error = await reported;
-    expect(error.request?.url).toBe(`${server.origin}/examples/42?email=&q=`);
+    expect(error.request?.url).toBe(`${loaded}?email=&q=`);
     expect(error.request?.headers?.Referer).toBe(`${server.origin}/examples/7?email=`);
-    const traceId = error.contexts?.trace?.trace_id;
-    const pageLoad = await ingest.waitForTransaction(
-      (t) => t.contexts?.trace?.op === 'pageload' && t.contexts.trace.trace_id === traceId,
-      { from: 'test start' },
-    );
-    expect(pageLoad.contexts?.trace?.data?.['url.full']).toBe(`${server.origin}/examples/42`);
+    const pageLoad = await sent;
+    expect(pageLoad.contexts?.trace?.trace_id).toBe(error.contexts?.trace?.trace_id);
+    expect(pageLoad.contexts?.trace?.data?.['url.full']).toBe(loaded);
     // Replay lists the page as origin, path, fragment, then query: the fragment's redaction takes the query with it.
-    await expectReplayRedacted(ingest, error, {
-      listed: `${server.origin}/examples/42`,
-      recorded: `${server.origin}/examples/42?email=&q=`,
-    });
+    await expectReplayRedacted(ingest, error, { listed: loaded, recorded: `${loaded}?email=&q=` });
     await expectNowhere([email!, q!, accessToken!, referred!], ingest, server);
   });
 
@@ -270,20 +269,23 @@ test.describe('with personal data off', () => {
     const [email, accessToken] = secretsOf(token, 'email', 'accesstoken');
     await page.goto(`${server.origin}/examples/41`);
     await waitForReplay(page);
-    const target = `/examples/42?email=${email}#access_token=${accessToken}`;
-    await pushRoute(page, target);
-    await expect(page.getByTestId('segment')).toHaveText('42');
+    // A segment of the test's own, so that its navigation is told apart from other tests'.
+    const navigated = `/examples/nav${token}`;
+    const sent = ingest.waitForTransaction(
+      (t) =>
+        t.contexts?.trace?.op === 'navigation' &&
+        String(t.contexts.trace.data?.['url.full']).startsWith(`${server.origin}${navigated}`),
+    );
+    await pushRoute(page, `${navigated}?email=${email}#access_token=${accessToken}`);
+    await expect(page.getByTestId('segment')).toHaveText(`nav${token}`);
     const message = `navigation ${token}`;
     const reported = ingest.waitForError((e) => thrownException(e) === message);
     await throwInPage(page, message);
     const error = await reported;
     expect(error.breadcrumbs).toContainEqual(
-      expect.objectContaining({ category: 'navigation', data: { from: '/examples/41', to: '/examples/42?email=' } }),
+      expect.objectContaining({ category: 'navigation', data: { from: '/examples/41', to: `${navigated}?email=` } }),
     );
-    await ingest.waitForTransaction(
-      (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
-      { from: 'test start' },
-    );
+    expect((await sent).contexts?.trace?.trace_id).toBe(error.contexts?.trace?.trace_id);
     const first = `${server.origin}/examples/41`;
     await expectReplayRedacted(ingest, error, { listed: first, recorded: first });
     await expectNowhere([email!, accessToken!], ingest, server);
@@ -448,6 +450,10 @@ test.describe('with personal data off, every URL form through a page load and a 
       );
       await page.goto(`${server.origin}${form.url(loaded!, secrets.of('load'), authority)}`);
       await waitForReplay(page);
+      const navigation = ingest.waitForTransaction(
+        (t) =>
+          t.contexts?.trace?.op === 'navigation' && String(t.contexts.trace.data?.['url.full']).includes(navigated!),
+      );
       await pushRoute(page, form.url(navigated!, secrets.of('nav'), authority));
       await expect(page.getByTestId('segment')).toHaveText(new RegExp(`^nav${token}`));
       const message = `${form.name} ${token}`;
@@ -455,10 +461,7 @@ test.describe('with personal data off, every URL form through a page load and a 
       await throwInPage(page, message);
       const error = await reported;
       await pageLoad;
-      await ingest.waitForTransaction(
-        (t) => t.contexts?.trace?.op === 'navigation' && t.contexts.trace.trace_id === error.contexts?.trace?.trace_id,
-        { from: 'test start' },
-      );
+      expect((await navigation).contexts?.trace?.trace_id).toBe(error.contexts?.trace?.trace_id);
       const crumbs = error.breadcrumbs ?? [];
       expect(crumbs.some((c) => c.category === 'navigation' && String(c.data?.to).startsWith(navigated!))).toBe(true);
       // The page data of the navigation, fetched by Next's router.
@@ -500,6 +503,8 @@ test('with personal data off, a slow click: its INP span, sent on its own, carri
 async function waitForReplayOf(ingest: IngestClient, error: ErrorEvent): Promise<Event> {
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
+  // The replay id is made by the browser's SDK as the page starts recording, and a session sampled from its start sends
+  // its replay before the error names the id: these waits look back to the test's start.
   const replay = await ingest.waitForReplay((r) => (r as { replay_id?: string }).replay_id === replayId, {
     from: 'test start',
   });
@@ -527,11 +532,12 @@ test('with SENTRY_COLLECT_PII=1 the query values do arrive (the switch works)', 
   try {
     const [email] = secretsOf(token, 'email');
     const requestId = `privacy-${token}`;
+    const reported = ingest.waitForError(ofRequest(requestId));
     const response = await fetch(`${server.origin}/api/diagnostics/server-error?email=${email}`, {
       headers: { 'x-request-id': requestId },
     });
     expect(response.status).toBe(500);
-    const event = await ingest.waitForError(ofRequest(requestId), { from: 'test start' });
+    const event = await reported;
     expect(event.request?.url).toBe(`${server.origin}/api/diagnostics/server-error?email=${email}`);
     expect((await accessLogLine(server, requestId)).url).toBe(`/api/diagnostics/server-error?email=${email}`);
   } finally {

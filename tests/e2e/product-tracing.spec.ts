@@ -6,7 +6,7 @@ import { startInstance, type Instance } from '../support/cluster';
 import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
 import type { IngestClient } from '../support/ingest';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
-import { expect, test } from './fixtures';
+import { expect, gotoWithRequestId, test } from './fixtures';
 
 // Issue 29: a product's own calls are traced. Step 4 of docs/build-your-product.md (a page that calls the backend with
 // fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` with the guide's other
@@ -15,10 +15,14 @@ import { expect, test } from './fixtures';
 // SDK or Next upgrade could drop silently: this test would fail.
 const release = readFileSync(`${e2eDistDir}/BUILD_ID`, 'utf8').trim();
 
-/** The transaction of the request that got this response, and a finder for its spans. */
-async function tracedAs(ingest: IngestClient, response: { headers(): Record<string, string> }) {
-  const requestId = response.headers()['x-request-id'];
-  const transaction = await ingest.waitForTransaction((t) => t.tags?.request_id === requestId, { from: 'test start' });
+/**
+ * A wait, created now, before the request is sent with this X-Request-Id: its transaction, and a finder for its spans.
+ */
+function tracedAs(ingest: IngestClient, requestId: string) {
+  return ingest.waitForTransaction((t) => t.tags?.request_id === requestId).then(withSpans);
+}
+
+function withSpans(transaction: Event) {
   const spans = transaction.spans ?? [];
   const span = (op: string, description: string): SpanJSON => {
     const found = spans.find((s) => s.op === op && s.description === description);
@@ -75,11 +79,13 @@ test("a page's fetch and queries and an API route's node:http call are spans und
   const received = (path: string) => backend!.received.filter((r) => r.path === path).at(-1);
 
   await test.step('the page: fetch, the pool, the query and a span of its own, under getServerSideProps', async () => {
-    const response = await page.goto(`${app!.origin}/hello-backend`);
+    const requestId = crypto.randomUUID();
+    const traced = tracedAs(ingest, requestId);
+    const response = await gotoWithRequestId(page, `${app!.origin}/hello-backend`, requestId);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: 'Hello from the backend' })).toBeVisible();
     await expect(page.getByRole('listitem')).toHaveText(['apples', 'pears']);
-    const { transaction, root, span } = await tracedAs(ingest, response!);
+    const { transaction, root, span } = await traced;
     expect(transaction.transaction).toBe('GET /hello-backend');
     const dataFetching = span('function.nextjs', 'getServerSideProps /hello-backend');
     expect(dataFetching.parent_span_id).toBe(root.span_id);
@@ -103,10 +109,14 @@ test("a page's fetch and queries and an API route's node:http call are spans und
   });
 
   await test.step("the API route: node:http's call under the handler", async () => {
-    const response = await page.request.get(`${app!.origin}/api/hello-backend`);
+    const requestId = crypto.randomUUID();
+    const traced = tracedAs(ingest, requestId);
+    const response = await page.request.get(`${app!.origin}/api/hello-backend`, {
+      headers: { 'x-request-id': requestId },
+    });
     expect(response.status()).toBe(200);
     expect(await response.json()).toEqual({ stock: { apples: 3 } });
-    const { transaction, root, span } = await tracedAs(ingest, response);
+    const { transaction, root, span } = await traced;
     expect(transaction.transaction).toBe('GET /api/hello-backend');
     const handler = span('function.nextjs', 'executing api route (pages) /api/hello-backend');
     expect(handler.parent_span_id).toBe(root.span_id);
@@ -118,25 +128,29 @@ test("a page's fetch and queries and an API route's node:http call are spans und
 
   await test.step('a backend that answers 503: each call shows it, and so do the page and the route', async () => {
     backend!.failWith(503);
-    const pageAnswer = await page.request.get(`${app!.origin}/hello-backend`);
+    const [pageId, routeId] = [crypto.randomUUID(), crypto.randomUUID()];
+    const [pageTraced, routeTraced] = [tracedAs(ingest, pageId), tracedAs(ingest, routeId)];
+    const reported = ingest.waitForError((e) => e.tags?.request_id === pageId);
+    const pageAnswer = await page.request.get(`${app!.origin}/hello-backend`, { headers: { 'x-request-id': pageId } });
     expect(pageAnswer.status()).toBe(500);
-    const routeAnswer = await page.request.get(`${app!.origin}/api/hello-backend`);
+    const routeAnswer = await page.request.get(`${app!.origin}/api/hello-backend`, {
+      headers: { 'x-request-id': routeId },
+    });
     expect(routeAnswer.status()).toBe(502);
-    for (const [answer, path] of [
-      [pageAnswer, '/greeting'],
-      [routeAnswer, '/stock'],
+    for (const [traced, path] of [
+      [pageTraced, '/greeting'],
+      [routeTraced, '/stock'],
     ] as const) {
-      const { root, span } = await tracedAs(ingest, answer);
+      const { root, span } = await traced;
       expect(root.status).toBe('internal_error');
       const call = span('http.client', `GET ${backend!.origin}${path}`);
       expect(call.status).toBe('unavailable');
       expect(call.data?.['http.response.status_code']).toBe(503);
     }
     // The page's error is reported in the same trace as the failed call.
-    const requestId = pageAnswer.headers()['x-request-id'];
-    const error = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
+    const error = await reported;
     expect(error.exception?.values?.at(-1)?.value).toBe('The backend answered 503 to GET /greeting');
-    const { root } = await tracedAs(ingest, pageAnswer);
+    const { root } = await pageTraced;
     expect(error.contexts?.trace?.trace_id).toBe(root.trace_id);
   });
 });

@@ -8,8 +8,12 @@ import { expect, test } from './fixtures';
 
 test('cookies, credentials, bodies and IP addresses never reach the reporter', async ({ request, ingest, token }) => {
   const secrets = [`cookie-${token}`, `token-${token}`, `body-${token}`];
+  const requestId = crypto.randomUUID();
+  const raised = ingest.waitForError((e) => e.tags?.request_id === requestId);
+  const traced = ingest.waitForTransaction((t) => JSON.stringify(t).includes(requestId));
   const response = await request.post('/api/diagnostics/server-error', {
     headers: {
+      'x-request-id': requestId,
       cookie: `session=${secrets[0]}`,
       authorization: `Bearer ${secrets[1]}`,
       'x-forwarded-for': '203.0.113.9',
@@ -18,10 +22,9 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
     data: { password: secrets[2] },
   });
   expect(response.status()).toBe(500);
-  const requestId = response.headers()['x-request-id'] ?? '';
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
+  const event = await raised;
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
-  await ingest.waitForTransaction((t) => JSON.stringify(t).includes(requestId), { from: 'test start' });
+  await traced;
 
   const reported = (await ingest.items()).filter((item) => JSON.stringify(item.payload ?? '').includes(requestId));
   expect(reported.map((item) => item.type).sort()).toEqual(['event', 'transaction']);
@@ -47,9 +50,10 @@ test('SENTRY_ENVIRONMENT overrides the environment of server events at run time'
     await expect
       .poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status, { timeout: 20_000 })
       .toBe(200);
-    const response = await fetch(`${origin}/api/diagnostics/server-error`);
-    const requestId = response.headers.get('x-request-id');
-    const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
+    const requestId = crypto.randomUUID();
+    const reported = ingest.waitForError((e) => e.tags?.request_id === requestId);
+    await fetch(`${origin}/api/diagnostics/server-error`, { headers: { 'x-request-id': requestId } });
+    const event = await reported;
     expect(event.environment).toBe('staging');
   } finally {
     process.kill(-server.pid!, 'SIGTERM');

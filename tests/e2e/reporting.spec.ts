@@ -6,6 +6,7 @@ import { ingestOrigin } from '../support/e2e-env.mts';
 import { type IngestClient, thrownException } from '../support/ingest';
 import {
   browserClientOptions,
+  gotoWithRequestId,
   expect,
   installedIntegrations,
   recordCspViolations,
@@ -166,24 +167,24 @@ test('server errors are reported from getServerSideProps, with the event id on t
   page,
   ingest,
 }) => {
-  const response = await page.goto('/diagnostics/ssr-error');
+  const requestId = crypto.randomUUID();
+  const reported = ingest.waitForError((e) => e.tags?.request_id === requestId);
+  const response = await gotoWithRequestId(page, '/diagnostics/ssr-error', requestId);
   expect(response?.status()).toBe(500);
-  const requestId = (await response?.headerValue('x-request-id')) ?? '';
   const eventId = await page.getByTestId('event-id').textContent();
   expect(eventId).toMatch(/^[0-9a-f]{32}$/);
-  // The event id is new to this request: nothing older can match it.
-  const event = await ingest.waitForError((e) => e.event_id === eventId, { from: 'test start' });
+  const event = await reported;
+  expect(event.event_id).toBe(eventId);
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in getServerSideProps');
-  expect(event.tags?.request_id).toBe(requestId);
   expect(event.environment).toBe('production');
 });
 
 test('an API route that throws is reported with its request id', async ({ request, ingest }) => {
-  const response = await request.get('/api/diagnostics/server-error');
+  const requestId = crypto.randomUUID();
+  const reported = ingest.waitForError((e) => e.tags?.request_id === requestId);
+  const response = await request.get('/api/diagnostics/server-error', { headers: { 'x-request-id': requestId } });
   expect(response.status()).toBe(500);
-  const requestId = response.headers()['x-request-id'];
-  // The request id is new to this request: nothing older can match it.
-  const event = await ingest.waitForError((e) => e.tags?.request_id === requestId, { from: 'test start' });
+  const event = await reported;
   expect(thrownException(event)).toBe('Diagnostics: an exception thrown in an API route');
 });
 
@@ -277,7 +278,8 @@ async function replayOfError(page: Page, ingest: IngestClient, message: string):
   await throwInPage(page, message);
   const replayId = replayIdOf(await reported);
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
-  // The replay id is this test's own: its replay can have arrived before the error.
+  // The replay id is made by the browser's SDK as the page starts recording, and a session sampled from its start sends
+  // its replay before the error names the id: the wait looks back to the test's start.
   const replayed = (r: Event) => (r as Event & { replay_id?: string }).replay_id === replayId;
   await ingest.waitForReplay(replayed, { from: 'test start' });
   const recordings = await ingest.items('replay_recording');

@@ -1,5 +1,5 @@
-import type { APIResponse } from '@playwright/test';
 import type { Event } from '@sentry/core';
+import { appOrigin } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Spec §1 (100% of transactions traced) on the server's lean path (src/observability/server/reporter.ts,
@@ -8,10 +8,8 @@ import { expect, test } from './fixtures';
 const traceOf = (t: Event) => t.contexts?.trace ?? { trace_id: undefined, op: undefined, data: undefined };
 const dataOf = (t: Event) => (traceOf(t).data ?? {}) as Record<string, unknown>;
 const spanNames = (t: Event) => (t.spans ?? []).map((s) => s.description);
-/** Matches the transaction or event of the request whose response carried this X-Request-Id. */
-const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;
-/** The same, for the request that got this response. */
-const ofResponse = (response: APIResponse) => ofRequest(response.headers()['x-request-id']);
+/** Matches the transaction or event of the request sent with this X-Request-Id (the app keeps a safe one). */
+const ofRequest = (requestId: string) => (e: Event) => e.tags?.request_id === requestId;
 const incomingTraceId = '0af7651916cd43dd8448eb211c80319c';
 const incomingSpanId = 'b7ad6b7169203331';
 
@@ -19,14 +17,17 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
   request,
   ingest,
 }) => {
+  const requestId = crypto.randomUUID();
+  const sent = ingest.waitForTransaction(ofRequest(requestId));
   const response = await request.get('/examples/7', {
     headers: {
+      'x-request-id': requestId,
       'sentry-trace': `${incomingTraceId}-${incomingSpanId}-1`,
       baggage: `sentry-trace_id=${incomingTraceId},sentry-environment=production,sentry-public_key=public,sentry-sampled=true,sentry-sample_rand=0.4`,
     },
   });
   expect(response.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
+  const transaction = await sent;
   expect(transaction.transaction).toBe('GET /examples/[id]');
   expect(transaction.transaction_info?.source).toBe('route');
   expect(dataOf(transaction)['http.response.status_code']).toBe(200);
@@ -40,25 +41,32 @@ test('a getServerSideProps page: route name, status, request id, duration, conti
   expect(dataFetching).toMatchObject({ op: 'function.nextjs', trace_id: incomingTraceId });
 });
 
-test("the page's meta tags carry the server's trace, so the browser's page load joins it", async ({ page, ingest }) => {
-  const response = await page.goto('/examples/8');
-  const requestId = (await response?.headerValue('x-request-id')) ?? '';
+test("the page's meta tags carry the server's trace, so the browser's page load joins it", async ({
+  page,
+  ingest,
+  token,
+}) => {
+  // A segment of the test's own: both transactions are found by the page's path.
+  const path = `/examples/${token}`;
+  const server = ingest.waitForTransaction((t) => traceOf(t).op === 'http.server' && t.request?.url === path);
+  const pageLoad = ingest.waitForTransaction(
+    (t) => traceOf(t).op === 'pageload' && t.request?.url === `${appOrigin}${path}`,
+  );
+  await page.goto(path);
   const metaTrace = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
-  const server = await ingest.waitForTransaction(ofRequest(requestId), { from: 'test start' });
-  expect(metaTrace?.split('-')[0]).toBe(traceOf(server).trace_id);
+  expect(metaTrace?.split('-')[0]).toBe(traceOf(await server).trace_id);
   expect(await page.locator('meta[name="baggage"]').getAttribute('content')).toContain(
     'sentry-transaction=GET%20%2Fexamples%2F%5Bid%5D',
   );
-  const pageLoad = await ingest.waitForTransaction(
-    (t) => traceOf(t).op === 'pageload' && traceOf(t).trace_id === traceOf(server).trace_id,
-    { from: 'test start' },
-  );
-  expect(pageLoad.transaction).toBe('/examples/[id]');
+  expect((await pageLoad).transaction).toBe('/examples/[id]');
+  expect(traceOf(await pageLoad).trace_id).toBe(traceOf(await server).trace_id);
 });
 
 test('an API route: its route, and a span for the handler', async ({ request, ingest }) => {
-  const response = await request.get('/api/health');
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
+  const requestId = crypto.randomUUID();
+  const sent = ingest.waitForTransaction(ofRequest(requestId));
+  await request.get('/api/health', { headers: { 'x-request-id': requestId } });
+  const transaction = await sent;
   expect(transaction.transaction).toBe('GET /api/health');
   expect(spanNames(transaction)).toContain('executing api route (pages) /api/health');
 });
@@ -69,9 +77,13 @@ test('page data fetched by the router is named after its route; on-demand getSta
   token,
 }) => {
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };
-  const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`);
+  const requestId = crypto.randomUUID();
+  const sent = ingest.waitForTransaction(ofRequest(requestId));
+  const data = await request.get(`/_next/data/${buildId}/examples/on-demand/${token}.json`, {
+    headers: { 'x-request-id': requestId },
+  });
   expect(data.status()).toBe(200);
-  const transaction = await ingest.waitForTransaction(ofResponse(data), { from: 'test start' });
+  const transaction = await sent;
   expect(transaction.transaction).toBe('GET /examples/on-demand/[slug]');
   expect(spanNames(transaction)).toContain('getStaticProps /examples/on-demand/[slug]');
 });
@@ -80,13 +92,14 @@ test("a catch-all page and a static page are named after their routes; Next's ow
   request,
   ingest,
 }) => {
-  const docs = await request.get('/examples/docs/guides/intro');
-  const staticPage = await request.get('/examples/new');
-  for (const [response, name] of [
-    [docs, 'GET /examples/docs/[...path]'],
-    [staticPage, 'GET /examples/new'],
+  for (const [path, name] of [
+    ['/examples/docs/guides/intro', 'GET /examples/docs/[...path]'],
+    ['/examples/new', 'GET /examples/new'],
   ] as const) {
-    expect((await ingest.waitForTransaction(ofResponse(response), { from: 'test start' })).transaction).toBe(name);
+    const requestId = crypto.randomUUID();
+    const sent = ingest.waitForTransaction(ofRequest(requestId));
+    await request.get(path, { headers: { 'x-request-id': requestId } });
+    expect((await sent).transaction).toBe(name);
   }
   // With OpenTelemetry's pipeline, every route module Next loaded became a transaction of its own, and so did the
   // proxy's pass.
@@ -98,12 +111,15 @@ test("a catch-all page and a static page are named after their routes; Next's ow
 });
 
 test('process and module details go with errors, not with every transaction', async ({ request, ingest }) => {
-  const response = await request.get('/api/diagnostics/server-error');
-  const error = await ingest.waitForError(ofResponse(response), { from: 'test start' });
+  const requestId = crypto.randomUUID();
+  const reported = ingest.waitForError(ofRequest(requestId));
+  const sent = ingest.waitForTransaction(ofRequest(requestId));
+  await request.get('/api/diagnostics/server-error', { headers: { 'x-request-id': requestId } });
+  const error = await reported;
   expect(error.contexts?.app?.app_memory).toBeGreaterThan(0);
   expect(error.contexts?.os).toBeDefined();
   expect(Object.keys(error.modules ?? {})).toContain('next');
-  const transaction = await ingest.waitForTransaction(ofResponse(response), { from: 'test start' });
+  const transaction = await sent;
   expect(transaction.transaction).toBe('GET /api/diagnostics/server-error');
   expect(transaction.contexts?.app).toBeUndefined();
   expect(transaction.modules).toBeUndefined();

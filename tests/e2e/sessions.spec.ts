@@ -1,7 +1,7 @@
 import { startInstance } from '../support/cluster';
 import { e2eDistDir } from '../support/e2e-env.mts';
 import { firstException } from '../support/ingest';
-import { expect, test } from './fixtures';
+import { expect, gotoWithRequestId, test } from './fixtures';
 
 // Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), built from the guide's own files into the app the
 // tests build (tests/support/test-app.mjs), and served by an instance of its own with a secret, as a team would.
@@ -29,6 +29,10 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
     // The form, in the browser: it posts with no script, and the account page renders.
     await page.getByLabel('Email').fill(demo.email);
     await page.getByLabel('Password').fill(demo.password);
+    // This instance's next account page is the signed-in one (the host names the instance: a port of its own).
+    const account = ingest.waitForTransaction(
+      (t) => t.transaction === 'GET /account' && t.request?.headers?.host === new URL(app.origin).host,
+    );
     const [signedIn] = await Promise.all([
       page.waitForResponse((r) => new URL(r.url()).pathname === '/account'),
       page.getByRole('button', { name: 'Sign in' }).click(),
@@ -104,15 +108,12 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
     expect([loginCsrf.status(), loginCsrf.headers()['set-cookie']]).toEqual([403, undefined]);
 
     // Reports made while signed in: a transaction of the protected page, and an error with the cookie on its request.
-    const account = await ingest.waitForTransaction((t) => t.tags?.request_id === signedIn.headers()['x-request-id'], {
-      from: 'test start',
-    });
-    expect(account.transaction).toBe('GET /account');
-    const failed = await page.goto(`${app.origin}/hello?fail=1`);
+    expect((await account).tags?.request_id).toBe(signedIn.headers()['x-request-id']);
+    const failedId = crypto.randomUUID();
+    const reported = ingest.waitForError((e) => e.tags?.request_id === failedId);
+    const failed = await gotoWithRequestId(page, `${app.origin}/hello?fail=1`, failedId);
     expect(failed?.status()).toBe(500);
-    const error = await ingest.waitForError((e) => e.tags?.request_id === failed?.headers()['x-request-id'], {
-      from: 'test start',
-    });
+    const error = await reported;
     expect(firstException(error)).toBe('Hello failed on purpose');
 
     // Sign-out, from the account page's form: the cookie is gone, and the page is protected again.

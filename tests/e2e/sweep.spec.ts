@@ -85,6 +85,8 @@ for (const swept of sweep.pages) {
 
     const status = await firstStatus(await page.goto(swept.path));
     const pageLoad = await sent;
+    // Its trace id, made by the server or the browser as the page loads, is the only key that tells this page load from
+    // other tests' loads of the same route: the wait looks back to the test's start.
     const arrived =
       pageLoad &&
       (await ingest

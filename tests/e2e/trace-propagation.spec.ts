@@ -7,20 +7,29 @@ import { expect, installedIntegrations, test } from './fixtures';
 // tests/e2e/product-tracing.spec.ts.
 
 const traceOf = (t: Event) => t.contexts?.trace ?? {};
-const ofRequest = (requestId: string | undefined) => (e: Event) => e.tags?.request_id === requestId;
+const ofRequest = (requestId: string) => (e: Event) => e.tags?.request_id === requestId;
 const callerTraceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const callerSpanId = '00f067aa0ba902b7';
 
 test("the browser's same-origin requests carry traceparent, sentry-trace and baggage of one trace", async ({
   page,
   ingest,
+  token,
 }) => {
   await page.goto('/examples');
   await installedIntegrations(page, ['BrowserTracing'], 'BrowserTracing');
+  // A segment of the test's own: the server's transaction of the page data is found by its path.
+  const target = `/examples/${token}`;
+  const dataPath = (url: string) =>
+    new RegExp(`^(?:https?://[^/]+)?/_next/data/[^/]+${target}\\.json(?:\\?|$)`).test(url);
+  const served = ingest.waitForTransaction(
+    (t) => t.contexts?.trace?.op === 'http.server' && dataPath(String(t.contexts.trace.data?.['url.full'])),
+  );
   const [data] = await Promise.all([
-    page.waitForRequest((r) => /\/_next\/data\/[^/]+\/examples\/7\.json/.test(r.url())),
-    page.evaluate(() =>
-      (window as unknown as { next: { router: { push(url: string): void } } }).next.router.push('/examples/7'),
+    page.waitForRequest((r) => dataPath(r.url())),
+    page.evaluate(
+      (path) => (window as unknown as { next: { router: { push(url: string): void } } }).next.router.push(path),
+      target,
     ),
   ]);
   const headers = await data.allHeaders();
@@ -28,19 +37,17 @@ test("the browser's same-origin requests carry traceparent, sentry-trace and bag
   expect(headers.traceparent).toBe(`00-${traceId}-${spanId}-${sampled === '1' ? '01' : '00'}`);
   expect(headers.baggage).toContain(`sentry-trace_id=${traceId}`);
   // The server's transaction for that request continues the browser's trace under the request's span.
-  const server = await ingest.waitForTransaction(ofRequest((await data.response())?.headers()['x-request-id']), {
-    from: 'test start',
-  });
+  const server = await served;
   expect(traceOf(server)).toMatchObject({ trace_id: traceId, parent_span_id: spanId });
 });
 
 test("a request with only a traceparent continues the caller's trace", async ({ request, ingest }) => {
-  const response = await request.get('/examples/7', {
-    headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01` },
+  const requestId = crypto.randomUUID();
+  const traced = ingest.waitForTransaction(ofRequest(requestId));
+  await request.get('/examples/7', {
+    headers: { traceparent: `00-${callerTraceId}-${callerSpanId}-01`, 'x-request-id': requestId },
   });
-  const transaction = await ingest.waitForTransaction(ofRequest(response.headers()['x-request-id']), {
-    from: 'test start',
-  });
+  const transaction = await traced;
   expect(transaction.transaction).toBe('GET /examples/[id]');
   expect(traceOf(transaction)).toMatchObject({
     op: 'http.server',
@@ -51,14 +58,15 @@ test("a request with only a traceparent continues the caller's trace", async ({ 
 
 test('a request with sentry-trace and traceparent continues the sentry-trace', async ({ request, ingest }) => {
   const sentryTraceId = '0af7651916cd43dd8448eb211c80319c';
-  const response = await request.get('/examples/7', {
+  const requestId = crypto.randomUUID();
+  const traced = ingest.waitForTransaction(ofRequest(requestId));
+  await request.get('/examples/7', {
     headers: {
       'sentry-trace': `${sentryTraceId}-b7ad6b7169203331-1`,
       traceparent: `00-${callerTraceId}-${callerSpanId}-01`,
+      'x-request-id': requestId,
     },
   });
-  const transaction = await ingest.waitForTransaction(ofRequest(response.headers()['x-request-id']), {
-    from: 'test start',
-  });
+  const transaction = await traced;
   expect(traceOf(transaction)).toMatchObject({ trace_id: sentryTraceId, parent_span_id: 'b7ad6b7169203331' });
 });

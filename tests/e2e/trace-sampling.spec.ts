@@ -25,9 +25,13 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
     expect(sampled).toBe('0');
 
     // An error on the server: reported, with the request id and its trace.
-    const failed = await page.request.get(`${app.origin}/api/diagnostics/server-error`);
+    const failedId = crypto.randomUUID();
+    const raised = ingest.waitForError(ofRequest(failedId));
+    const failed = await page.request.get(`${app.origin}/api/diagnostics/server-error`, {
+      headers: { 'x-request-id': failedId },
+    });
     expect(failed.status()).toBe(500);
-    const error = await ingest.waitForError(ofRequest(failed.headers()['x-request-id']), { from: 'test start' });
+    const error = await raised;
     expect(firstException(error)).toBe('Diagnostics: an exception thrown in an API route');
     expect(traceOf(error).trace_id).toMatch(/^[0-9a-f]{32}$/);
 
@@ -42,12 +46,12 @@ test('at SENTRY_TRACES_SAMPLE_RATE=0 no transaction is sent, errors still are, a
 
     // A caller that sampled its trace keeps it whole: the server follows the caller's decision, not its own rate.
     const callerTraceId = '5c1f0c2b9a7e4d3f8b6a1e2d3c4b5a69';
-    const continued = await page.request.get(`${app.origin}/examples/7`, {
-      headers: { 'sentry-trace': `${callerTraceId}-a1b2c3d4e5f60718-1` },
+    const continuedId = crypto.randomUUID();
+    const traced = ingest.waitForTransaction(ofRequest(continuedId));
+    await page.request.get(`${app.origin}/examples/7`, {
+      headers: { 'sentry-trace': `${callerTraceId}-a1b2c3d4e5f60718-1`, 'x-request-id': continuedId },
     });
-    const transaction = await ingest.waitForTransaction(ofRequest(continued.headers()['x-request-id']), {
-      from: 'test start',
-    });
+    const transaction = await traced;
     expect(traceOf(transaction)).toMatchObject({ trace_id: callerTraceId, parent_span_id: 'a1b2c3d4e5f60718' });
 
     // Nothing else of this instance's traces arrived: not the server's, not the browser's page load.

@@ -58,7 +58,8 @@ test('a render error: the client-exception page, an event with parsed stack fram
   // In its replay context, or in the tag the SDK sets on an error of a replay still buffering.
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
-  // The replay id is this page's own: its replay can have arrived before the error.
+  // The replay id is made by the browser's SDK as the page starts recording, and a session sampled from its start sends
+  // its replay before the error names the id: the wait looks back to the test's start.
   await ingest.waitForReplay(
     (r, item) => ours(r, item) && (r as Event & { replay_id?: string }).replay_id === replayId,
     { from: 'test start' },

@@ -76,13 +76,7 @@ type Predicate<P> = (payload: P, item: IngestItem<P>) => boolean;
 export type Moment = bigint;
 export const now = (): Moment => process.hrtime.bigint();
 
-/**
- * Where a listing starts: a Moment (what arrived after it), or a sequence number from `mark()` (what arrived after
- * it; the way the page-cache and Redis specs still do it, with the `since` fixture).
- */
-export type From = Moment | number;
-const query = (from: From): Record<string, string> =>
-  typeof from === 'bigint' ? { after: String(from) } : { since: String(from) };
+const query = (from: Moment): Record<string, string> => ({ after: String(from) });
 
 const pollMs = 100;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -101,14 +95,14 @@ export const firstException = (event: Event) => event.exception?.values?.[0]?.va
 export const thrownException = (event: Event) => event.exception?.values?.at(-1)?.value ?? '';
 
 /**
- * Where a wait starts looking: by default at its creation. `from: 'test start'` is for a wait whose predicate needs
- * what an action answered (a request id, an event id), so it cannot be created first: it matches only what is unique to
- * this test, and looks back to the test's start. `since` is the older mark of the specs not yet written with waits
- * created first (`mark()`, the `since` fixture).
+ * Where a wait starts looking: by default at its creation, before the action it waits for (keyed by what the test
+ * chose: an `x-request-id` it sent, a path of its own). `from: 'test start'` is for a wait whose only key is made by
+ * the action itself (a trace or replay id the browser or server generated, where the test proves that it does): it
+ * matches only what is unique to this test, and looks back to the test's start. A Moment is for a serial group whose
+ * later test checks what its earlier tests caused.
  */
 export interface WaitOptions {
-  from?: 'test start';
-  since?: number;
+  from?: 'test start' | Moment;
   timeoutMs?: number;
 }
 
@@ -119,6 +113,14 @@ export interface WaitOptions {
  *     const transaction = ingest.waitForTransaction((t) => t.transaction === '/');
  *     await page.goto('/');
  *     expect((await transaction).contexts?.trace?.status).toBe('ok');
+ *
+ * A request's own transaction or error is keyed by an `x-request-id` the test chose and sent (the app keeps a safe
+ * one, src/server/requestId.mts):
+ *
+ *     const id = crypto.randomUUID();
+ *     const reported = ingest.waitForError((e) => e.tags?.request_id === id);
+ *     await request.get('/api/diagnostics/server-error', { headers: { 'x-request-id': id } });
+ *     await reported;
  *
  * Listings and `expectNone` start at the client's creation (the test's start), unless told otherwise.
  */
@@ -137,19 +139,14 @@ export class IngestClient {
     return (await response.json()) as T;
   }
 
-  /** The ingest's sequence number now, for the `since` of the specs not yet written with waits created first. */
-  async mark(): Promise<number> {
-    return (await this.call<{ seq: number }>('health')).seq;
-  }
-
   /** What arrived after `from` (by default, during this test), of one type or all. */
-  async items<P = Record<string, unknown>>(type?: string, from: From = this.createdAt): Promise<IngestItem<P>[]> {
+  async items<P = Record<string, unknown>>(type?: string, from: Moment = this.createdAt): Promise<IngestItem<P>[]> {
     const search = new URLSearchParams({ ...query(from), ...(type ? { type } : {}) });
     return (await this.call<{ items: IngestItem<P>[] }>(`items?${search}`)).items;
   }
 
   /** The requests that reached the envelope and security endpoints after `from` (by default, during this test). */
-  async requests(from: From = this.createdAt): Promise<IngestRequest[]> {
+  async requests(from: Moment = this.createdAt): Promise<IngestRequest[]> {
     return (await this.call<{ requests: IngestRequest[] }>(`requests?${new URLSearchParams(query(from))}`)).requests;
   }
 
@@ -159,22 +156,25 @@ export class IngestClient {
   }
 
   /**
-   * Waits for an item of a type that matches and arrived after this call; fails after `timeoutMs` naming what did
-   * arrive. Not `async`: the mark is taken now, synchronously, before the caller's next action.
+   * Waits for an item of a type that matches and arrived after this call; fails after `timeoutMs` (counted from this
+   * call) naming what did arrive. Not `async`: the mark is taken now, synchronously, before the caller's next action.
+   * A wait that is never awaited (its test failed first) fails quietly, not as an unhandled rejection in a later test.
    */
   waitForItem<P = Record<string, unknown>>(
     type: string,
     predicate: Predicate<P> = () => true,
-    { from, since, timeoutMs = 15_000 }: WaitOptions = {},
+    { from, timeoutMs = 15_000 }: WaitOptions = {},
   ): Promise<IngestItem<P>> {
-    const start: From = from === 'test start' ? this.createdAt : (since ?? now());
-    return this.firstMatch(type, predicate, start, Date.now() + timeoutMs, timeoutMs);
+    const start = from === 'test start' ? this.createdAt : (from ?? now());
+    const match = this.firstMatch(type, predicate, start, Date.now() + timeoutMs, timeoutMs);
+    match.catch(() => {});
+    return match;
   }
 
   private async firstMatch<P>(
     type: string,
     predicate: Predicate<P>,
-    from: From,
+    from: Moment,
     deadline: number,
     timeoutMs: number,
   ): Promise<IngestItem<P>> {
@@ -218,15 +218,14 @@ export class IngestClient {
   }
 
   /**
-   * Resolves when nothing matching has arrived since `since` (by default, since the test started) and nothing does
+   * Resolves when nothing matching has arrived after `from` (by default, since the test started) and nothing does
    * within `withinMs` more; rejects with the item that did.
    */
   async expectNone<P = Record<string, unknown>>(
     type: string,
     predicate: Predicate<P>,
-    { since, withinMs = 3000 }: { since?: number; withinMs?: number } = {},
+    { from = this.createdAt, withinMs = 3000 }: { from?: Moment; withinMs?: number } = {},
   ): Promise<void> {
-    const from: From = since ?? this.createdAt;
     const deadline = Date.now() + withinMs;
     while (Date.now() <= deadline) {
       const match = (await this.items<P>(type, from)).find((item) => predicate(item.payload, item));

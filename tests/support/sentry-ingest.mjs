@@ -3,7 +3,7 @@
 // Control API on the same port under /__ingest/ (see tests/support/ingest.ts for the typed client).
 // Every request and item carries `arrivedNs`: when the request reached the server, on this machine's monotonic clock
 // (process.hrtime), which the client on the same machine reads too. `?after=<ns>` lists what arrived after such a
-// moment, so that a wait marks its start without asking the ingest; `?since=<seq>` is the older way (sequence numbers).
+// moment, so that a wait marks its start without asking the ingest.
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { parseEnvelope } from '@sentry/core';
@@ -175,9 +175,8 @@ async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
 }
 
 async function handleControl(req, res, url) {
-  const since = Number(url.searchParams.get('since') ?? 0);
   const after = BigInt(url.searchParams.get('after') ?? -1);
-  const wanted = (record) => record.seq > since && BigInt(record.arrivedNs) > after;
+  const wanted = (record) => BigInt(record.arrivedNs) > after;
   switch (`${req.method} ${url.pathname}`) {
     case 'GET /__ingest/health':
       return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq });
