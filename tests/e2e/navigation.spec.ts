@@ -236,13 +236,19 @@ test('a navigation that completes is left alone: no full navigation, also after 
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
+/** The paths of the page data (`/_next/data/…`) the page asks for from now on, as they are asked. */
+function pageDataRequestsOf(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/_next/data/')) paths.push(new URL(request.url()).pathname);
+  });
+  return paths;
+}
+
 test("the reference pages' index prefetches a route when its link is pointed at, not every route on load", async ({
   page,
 }) => {
-  const dataRequests: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
-  });
+  const dataRequests = pageDataRequestsOf(page);
   await page.goto('/examples');
   // The SDK starts once the page is idle after its load: links in view would have been prefetched by then.
   await waitForReporting(page);
@@ -254,10 +260,7 @@ test("the reference pages' index prefetches a route when its link is pointed at,
 test("a prefetch does not ask the proxy about the link: pointing at a server-rendered page's link fetches no data", async ({
   page,
 }) => {
-  const dataRequests: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().includes('/_next/data/')) dataRequests.push(new URL(request.url()).pathname);
-  });
+  const dataRequests = pageDataRequestsOf(page);
   await page.goto('/examples');
   await waitForReporting(page);
   // getServerSideProps: its data is never prefetched; Next's default prefetch ('flexible') would still send a data
