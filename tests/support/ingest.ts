@@ -62,6 +62,8 @@ export interface IngestRequest {
   arrivedNs: string;
   /** Who sent it: a browser's request names the page's origin; the server's names none. */
   from: { userAgent: string; origin: string | null };
+  /** The envelope's item types, refused or not; none for a security report or a request cut before it was read. */
+  types?: string[];
 }
 
 export type IngestMode = 'accept' | 'slow' | 'refuse' | 'stall' | 'error500' | 'rateLimit';
@@ -150,7 +152,10 @@ export class IngestClient {
     return (await this.call<{ requests: IngestRequest[] }>(`requests?${new URLSearchParams(query(from))}`)).requests;
   }
 
-  /** `retryAfterSeconds` is rateLimit's Retry-After; `delayMs` is how long slow waits before it accepts. */
+  /**
+   * `retryAfterSeconds` is rateLimit's Retry-After (browsers'; the server's requests get a 1 s one);
+   * `delayMs` is how long slow waits before it accepts.
+   */
   async setMode(mode: IngestMode, retryAfterSeconds?: number, delayMs?: number): Promise<void> {
     await this.call('mode', { method: 'POST', body: JSON.stringify({ mode, retryAfterSeconds, delayMs }) });
   }

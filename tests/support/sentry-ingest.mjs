@@ -104,9 +104,19 @@ async function handleEnvelope(req, res, projectId, arrivedNs) {
   }
   // Slow: accepts, after a delay like a distant ingest's, so that envelopes pile up in the sender.
   if (mode.mode === 'slow') await new Promise((done) => setTimeout(done, mode.delayMs));
+  let envelope;
+  try {
+    envelope = envelopeOf(decode(body, req.headers['content-encoding']));
+  } catch (error) {
+    return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
+  }
+  // What it carried, also when it is refused below: what a test counts can say what it was.
+  request.types = envelope.items.map((item) => item.type);
   if (mode.mode === 'error500') return sendJson(res, 500, { detail: 'ingest failing on purpose' });
   if (mode.mode === 'rateLimit') {
-    const seconds = String(mode.retryAfterSeconds);
+    // The window asked for is the browsers' (their requests carry an Origin). The server meets its 429 too, for a
+    // second: held back for a minute, it would send nothing to the tests that come after.
+    const seconds = String(from.origin === null ? 1 : mode.retryAfterSeconds);
     return sendJson(
       res,
       429,
@@ -116,12 +126,6 @@ async function handleEnvelope(req, res, projectId, arrivedNs) {
         'X-Sentry-Rate-Limits': `${seconds}::organization`,
       },
     );
-  }
-  let envelope;
-  try {
-    envelope = envelopeOf(decode(body, req.headers['content-encoding']));
-  } catch (error) {
-    return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
   }
   for (const item of envelope.items) {
     keep(items, {
@@ -145,7 +149,16 @@ const securityPath = /^\/api\/(\d+)\/security\/?$/;
  * the query (sentry_key, sentry_environment, sentry_release) and the content type.
  */
 async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
-  keep(requests, { seq: ++seq, method: req.method, path: req.url, mode: 'accept', receivedAt: Date.now(), arrivedNs });
+  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
+  keep(requests, {
+    seq: ++seq,
+    method: req.method,
+    path: req.url,
+    mode: 'accept',
+    receivedAt: Date.now(),
+    arrivedNs,
+    from,
+  });
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let body;
   try {
@@ -155,7 +168,6 @@ async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
   }
   const reports = contentType === 'application/reports+json' && Array.isArray(body) ? body : [body];
   const query = Object.fromEntries(url.searchParams);
-  const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
   for (const report of reports) {
     keep(items, {
       seq: ++seq,
