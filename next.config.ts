@@ -85,7 +85,7 @@ function config(phase: string): NextConfig {
       const security = securityInputs(securitySettings(), { development: phase === PHASE_DEVELOPMENT_SERVER });
       // Every path, through an unnamed group: with a named parameter (`/:path*`) Next compiles each header value that
       // holds a colon (the policy's `data:`, the DSN's origin) with path-to-regexp on every request, in case it quotes
-      // the parameter: 7–20 KB of garbage and tens of µs a request (docs/performance.md, issue 28).
+      // the parameter, static assets included (docs/decisions.md).
       return [
         { source: securedPaths(security.development), headers: securityHeaders(security) },
         {
