@@ -4,21 +4,12 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mts';
-import { freePort, killedOnExit as track } from './processes.ts';
+import { freePort, killedOnExit as track, until } from './processes.ts';
 
 /** The server's preload, as scripts/start.mjs runs it (scripts/standalone.mjs copies it beside server.js). */
 const preload = './src/server/preload.mts';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await ok().catch(() => false)) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 export interface Instance {
   port: number;

@@ -35,3 +35,17 @@ export function killedOnExit<Child extends ChildProcess>(child: Child): Child {
   child.once('exit', () => children.delete(child));
   return child;
 }
+
+/** Resolves once `ok` resolves true (a throw counts as false), asking every `pollMs`; fails after `timeoutMs`. */
+export async function until(
+  what: string,
+  ok: () => Promise<boolean>,
+  { timeoutMs = 20_000, pollMs = 100 }: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ok().catch(() => false)) return;
+    await new Promise((done) => setTimeout(done, pollMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -7,7 +7,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createClient } from '@redis/client';
-import { freePort, killedOnExit } from './processes.ts';
+import { freePort, killedOnExit, until } from './processes.ts';
 
 export const redisBinary = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
@@ -160,15 +160,6 @@ export async function startRedis(options: Parameters<typeof redisServer>[0] = {}
   return redis;
 }
 
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await ok().catch(() => false)) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
 /**
  * A loopback TCP forwarder: the one address the app is given, sending each new connection to the Redis it points at
  * now, as a DNS name or a managed service's endpoint moves to a new primary. Connections already open stay where they
@@ -263,15 +254,19 @@ export async function startSentinels({
     }
   };
   // Ready for a failover once every sentinel knows the other two and the replica.
-  await until('the sentinels to know each other and the replica', async () => {
-    for (const port of ports) {
-      // The client gives this reply as an object of fields.
-      const fields = (await ask(port, 'SENTINEL', 'MASTER', name)) as Record<string, string>;
-      const field = (key: string) => fields[key];
-      if (field('num-other-sentinels') !== '2' || field('num-slaves') !== '1') return false;
-    }
-    return true;
-  });
+  await until(
+    'the sentinels to know each other and the replica',
+    async () => {
+      for (const port of ports) {
+        // The client gives this reply as an object of fields.
+        const fields = (await ask(port, 'SENTINEL', 'MASTER', name)) as Record<string, string>;
+        const field = (key: string) => fields[key];
+        if (field('num-other-sentinels') !== '2' || field('num-slaves') !== '1') return false;
+      }
+      return true;
+    },
+    { pollMs: 50 },
+  );
   return {
     name,
     primary,
@@ -318,12 +313,16 @@ export async function startCluster(): Promise<Cluster> {
     ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-yes'],
     { stdio: 'pipe' },
   );
-  await until('the cluster to be ok on every node', async () => {
-    for (const node of nodes) {
-      if (!String(await node.command('CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
-    }
-    return true;
-  });
+  await until(
+    'the cluster to be ok on every node',
+    async () => {
+      for (const node of nodes) {
+        if (!String(await node.command('CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
+      }
+      return true;
+    },
+    { pollMs: 50 },
+  );
   return {
     nodes,
     addresses: nodes.map((node) => `127.0.0.1:${node.port}`).join(','),
