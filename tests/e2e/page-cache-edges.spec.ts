@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
 import { copyOfBuild, startExpectingExit } from '../support/cluster';
 import { e2eDistDir } from '../support/e2e-env.mts';
-import { generatedPath, member, revalidate, served, stopAll, type Member } from '../support/page-cache';
+import { generatedPath, member, revalidate, served, servedData, stopAll, type Member } from '../support/page-cache';
 import { startRedis, type Redis } from '../support/redis';
 import { expect, test } from './fixtures';
 
@@ -149,6 +150,30 @@ test.describe('two instances on one Redis', () => {
       expect(keys.map((key) => key.split(':')[0]).sort()).toEqual(['production', 'staging']);
     } finally {
       await stopAll([staging]);
+    }
+  });
+
+  test('a revalidated page whose key Redis evicted or expired is rendered afresh, never the build’s older copy', async () => {
+    const [a, b] = members.map((m) => m.instance) as [Member['instance'], Member['instance']];
+    expect((await revalidate(a.origin, { path: generatedPath })).status).toBe(200);
+    const revalidated = await served(a.origin);
+    const built = /data-testid="generated-at">([^<]+)</.exec(
+      readFileSync(`${e2eDistDir}/server/pages${generatedPath}.html`, 'utf8'),
+    )?.[1];
+    expect(revalidated.generatedAt! > built!).toBe(true);
+    for (const [instance, forget] of [
+      [a, (key: string) => redis.command('DEL', key)],
+      [b, (key: string) => redis.command('PEXPIRE', key, '1')],
+    ] as const) {
+      const keys = (await redis.command('KEYS', `production:*$${generatedPath}}`)) as string[];
+      expect(keys).toHaveLength(1);
+      await forget(keys[0]!);
+      await expect.poll(() => redis.command('EXISTS', keys[0]!)).toBe(0);
+      // Its page data first, as a client-side navigation reads it; then the page, from the entry that read wrote.
+      const data = await servedData(instance);
+      const page = await served(instance.origin);
+      expect(data.generatedAt! >= revalidated.generatedAt!, `data ${data.generatedAt}`).toBe(true);
+      expect(page.generatedAt, 'page').toBe(data.generatedAt);
     }
   });
 });

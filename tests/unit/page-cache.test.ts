@@ -15,7 +15,6 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-  seedCacheControl,
 } from '../../src/server/pageCacheEntry';
 import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
 import { startRedis, type Redis } from '../support/redis';
@@ -103,24 +102,6 @@ describe('page cache entries', () => {
     expect(keyNamespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
     expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' })).toBeUndefined();
     expect(keyNamespace({ SENTRY_ENVIRONMENT: 'x'.repeat(65) })).toBeUndefined();
-  });
-
-  it('take a prerendered page’s lifetime from the prerender manifest', () => {
-    const manifest = {
-      routes: {
-        '/examples/generated': { initialRevalidateSeconds: 60, initialExpireSeconds: 31_536_000 },
-        '/': { initialRevalidateSeconds: false as const },
-      },
-    };
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/examples/generated')).toEqual({
-      revalidate: 60,
-      expire: 31_536_000,
-    });
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/index')).toEqual({
-      revalidate: false,
-      expire: undefined,
-    });
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/examples/other')).toBeUndefined();
   });
 });
 
