@@ -21,6 +21,7 @@ import {
   pageKey,
   type StoredEntry,
 } from './pageCacheEntry';
+import { recordPageCacheWrite } from './revalidationWrites';
 import { serverEnv } from '../config/env';
 import { runningNextBuild } from '../config/settings.mts';
 import type { RedisTopology } from '../config/redis';
@@ -562,6 +563,7 @@ export default class PageCacheHandler {
   }
 
   async set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void> {
+    recordPageCacheWrite();
     const redis = this.redis;
     if (!redis) {
       await this.files.set(key, data, ctx);

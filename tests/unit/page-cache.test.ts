@@ -17,6 +17,7 @@ import {
   pageKey,
 } from '../../src/server/pageCacheEntry';
 import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
+import { recordPageCacheWrite, renderedItself } from '../../src/server/revalidationWrites';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
@@ -102,6 +103,17 @@ describe('page cache entries', () => {
     expect(keyNamespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
     expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' })).toBeUndefined();
     expect(keyNamespace({ SENTRY_ENVIRONMENT: 'x'.repeat(65) })).toBeUndefined();
+  });
+});
+
+describe("a revalidation's own render", () => {
+  it('is told from one it joined by where the page cache was written from', async () => {
+    // A regeneration that started before the revalidation: Next hands the revalidation its promise.
+    const running = new Promise<void>((done) => setTimeout(() => (recordPageCacheWrite(), done()), 10));
+    expect(await renderedItself(() => running)).toBe(false);
+    // Its own render: Next schedules the write on a later tick (its batcher), in the revalidation's context.
+    const own = () => new Promise<void>((done) => process.nextTick(() => (recordPageCacheWrite(), done())));
+    expect(await renderedItself(own)).toBe(true);
   });
 });
 
