@@ -295,11 +295,11 @@ describe('every attribute the installed SDK names as a URL', () => {
   it('redacts each in a span (beforeSendSpan), a transaction and its spans, a breadcrumb and a metric', () => {
     for (const key of urlKeys) {
       const data = () => ({ [key]: secretUrl, 'sentry.op': 'pageload' });
-      const span = redactedSpan({ span_id: 'a', trace_id: 't', start_timestamp: 1, data: data() } as SpanJSON);
+      const span = redactedSpan({ span_id: 'a', trace_id: 't', start_timestamp: 1, status: 'ok', data: data() });
       const event = process({
         type: 'transaction',
         contexts: { trace: { trace_id: 't', span_id: 's', data: data() } },
-        spans: [{ span_id: 'a', trace_id: 't', start_timestamp: 0, data: data() }],
+        spans: [{ span_id: 'a', trace_id: 't', start_timestamp: 0, status: 'ok', data: data() }],
       });
       const breadcrumb = redactedBreadcrumb({ category: 'http', data: data() });
       const metric = redactedMetric({
@@ -322,8 +322,9 @@ describe('every attribute the installed SDK names as a URL', () => {
       span_id: 'a',
       trace_id: 't',
       start_timestamp: 1,
+      status: 'ok',
       data: { 'lcp.url': secretUrl, 'browser.web_vital.lcp.url': secretUrl, 'url.fragment': 'access_token=carol' },
-    } as SpanJSON);
+    });
     expect(span.data).toEqual({
       'lcp.url': 'https://cdn.example/avatar.png?token=',
       'browser.web_vital.lcp.url': 'https://cdn.example/avatar.png?token=',

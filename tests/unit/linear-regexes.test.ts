@@ -121,6 +121,7 @@ describe('every function that applies a regex to request data runs in linear tim
     span_id: 'a',
     trace_id: 'b',
     start_timestamp: 1,
+    status: 'ok',
     description: `GET ${url}`,
     data: {
       'url.full': `http://h${url}`,
