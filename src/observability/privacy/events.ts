@@ -31,7 +31,8 @@ const urlNames = ['sentry.transaction', 'sentry.segment.name', 'transaction'];
  * those of `unnamed` (names a caller knows hold one): each string value, or each string of an array value.
  */
 function redactUrlFields(data: Record<string, unknown>, unnamed: readonly string[] = []): void {
-  for (const [key, value] of Object.entries(data)) {
+  for (const key in data) {
+    const value = data[key];
     if (urlPartNamed.test(key)) delete data[key];
     else if (urlNamed.test(key) || unnamedUrls.includes(key) || unnamed.includes(key)) data[key] = redactedValue(value);
     else if (urlNames.includes(key) && typeof value === 'string') data[key] = redactedUrlsIn(value);
