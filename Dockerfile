@@ -1,4 +1,4 @@
-# The production image: the standalone server (scripts/build.mjs) on the Node.js release in .nvmrc, as a non-root user.
+# The production image: the standalone server (`npm run build`) on the Node.js release in .nvmrc, as a non-root user.
 # docker build --build-arg BUILD_ID=$(git rev-parse HEAD) --build-arg NEXT_PUBLIC_SENTRY_DSN=… -t web-foundation .
 # docker run -p 3000:3000 -e SENTRY_DSN=… web-foundation
 
@@ -27,6 +27,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# The preload drains on SIGTERM and exits 0 (src/server/preload.mts); give it SHUTDOWN_DRAIN_SECONDS + timeout.
+# The preload drains on SIGTERM and exits 0 (packages/foundation/src/server/preload.mts); give it
+# SHUTDOWN_DRAIN_SECONDS + timeout.
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "./src/server/preload.mts", "server.js"]
+CMD ["node", "--import", "./packages/foundation/src/server/preload.mts", "server.js"]

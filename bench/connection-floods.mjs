@@ -7,7 +7,7 @@
 // change to the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { preloadFiles } from '../scripts/standalone.mjs';
+import { preloadFiles } from '../packages/foundation/scripts/standalone.mjs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mts';
 import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
@@ -27,7 +27,8 @@ const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
 const copy = copyOfBuild();
-// The commit's preload files, at the paths this tree's preload has (a commit from before it moved to src/server has none).
+// The commit's preload files, at the paths this tree's preload has (a commit from before it moved to
+// packages/foundation/src/server has none).
 if (preload) {
   const files = execFileSync('git', ['archive', preload, ...preloadFiles]);
   execFileSync('tar', ['-x', '-C', copy.dir], { input: files });

@@ -9,7 +9,7 @@ import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2
 import { IngestClient } from '../tests/support/ingest.ts';
 import { killedOnExit } from '../tests/support/processes.ts';
 import { buildTestApp } from '../tests/support/test-app.mjs';
-import { preload } from '../scripts/standalone.mjs';
+import { preload } from '../packages/foundation/scripts/standalone.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

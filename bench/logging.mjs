@@ -11,8 +11,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pino from 'pino';
-import { createServerLogger } from '../src/observability/server/log.mts';
-import { preload } from '../scripts/standalone.mjs';
+import { createServerLogger } from '../packages/foundation/src/observability/server/log.mts';
+import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
@@ -58,7 +58,9 @@ const appPort = 3213;
 const ingest = startIngest(3298);
 if (!existsSync(`${distDir}/standalone/server.js`)) buildApp('logging', { NEXT_DIST_DIR: distDir });
 
-/** The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader). */
+/**
+ * The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader).
+ */
 async function startServer(env) {
   const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
     cwd: `${distDir}/standalone`,

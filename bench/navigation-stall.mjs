@@ -13,7 +13,7 @@ import { basename } from 'node:path';
 import { chromium } from '@playwright/test';
 import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
-import { preload } from '../scripts/standalone.mjs';
+import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { killedOnExit } from '../tests/support/processes.ts';
 
 const dist = option('dist', '.next-e2e');

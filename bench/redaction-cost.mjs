@@ -1,11 +1,11 @@
-// `npm run bench:redaction`: what the URL redaction (src/observability/privacy/events.ts) costs one server transaction
-// while personal data is off: `urlRedaction.processEvent` on a page request's transaction as the server's SDK builds
-// it (20 attributes, 3 spans), in-process. Set beside `npm run bench:transaction`, the SDK's own cost
-// (docs/observability.md, "Privacy").
+// `npm run bench:redaction`: what the URL redaction (packages/foundation/src/observability/privacy/events.ts) costs one
+// server transaction while personal data is off: `urlRedaction.processEvent` on a page request's transaction as the
+// server's SDK builds it (20 attributes, 3 spans), in-process. Set beside `npm run bench:transaction`, the SDK's own
+// cost (docs/observability.md, "Privacy").
 //
 //   npm run bench:redaction                      # 200,000 transactions
 //   npm run bench:redaction -- --count 1000000
-import { urlRedaction } from '../src/observability/privacy/events.ts';
+import { urlRedaction } from '../packages/foundation/src/observability/privacy/events.ts';
 import { option } from './lib.mjs';
 
 const count = Number(option('count', 200_000));

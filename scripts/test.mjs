@@ -1,7 +1,7 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { requireSupportedNode } from './node-version.mjs';
+import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.

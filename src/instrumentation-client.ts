@@ -1,5 +1,1 @@
-import { guardClientNavigations } from './client/navigationGuard';
-import { startBrowserReportingAfterLoad } from './observability/browser/loader';
-
-startBrowserReportingAfterLoad();
-guardClientNavigations();
+import '@web-foundation/foundation/instrumentation-client';

@@ -1,6 +1,1 @@
-import { ErrorScreen } from '../components/ErrorScreen';
-
-/** Not-found answers are the same page for every path, so Next prerenders it once. */
-export default function NotFound() {
-  return <ErrorScreen statusCode={404} />;
-}
+export { default } from '@web-foundation/foundation/pages/404';

@@ -1,8 +1,4 @@
-import type { AppProps } from 'next/app';
-import { useFocusAfterNavigation } from '../components/focusAfterNavigation';
-import '../styles/global.css';
+// Next takes global CSS only from the app's own _app.
+import '@web-foundation/foundation/styles/global.css';
 
-export default function App({ Component, pageProps }: AppProps) {
-  useFocusAfterNavigation();
-  return <Component {...pageProps} />;
-}
+export { default } from '@web-foundation/foundation/pages/_app';

@@ -1,6 +1,6 @@
 import Image from 'next/image';
 import hero from '../../public/hero.png';
-import { PageHead } from '../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 
 /** The start page: replace it with your product's (docs/build-your-product.md). */
 export default function Home() {

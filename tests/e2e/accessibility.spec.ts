@@ -1,12 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { errorPageDescription } from '../../src/config/site';
+import { errorPageDescription } from '../../packages/foundation/src/config/site';
 import { axeRuleTags, axeRulesSkippedOn } from '../support/sweep';
 import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the reference pages' index, in the light and the dark
-// colour scheme. A product's pages need no line here: the sweep (tests/e2e/sweep.spec.ts) checks every page of the build.
+// colour scheme. A product's pages need no line here: the sweep (tests/e2e/sweep.spec.ts) checks every page of the
+// build.
 
 // The rules (`axeRuleTags`: WCAG 2.0, 2.1 and 2.2, A and AA, and best practices) and the rules a page breaks on purpose
 // are the page sweep's (tests/support/sweep.ts, tests/product/sample-paths.ts), one place for both: the two announcer

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { buildIdOf, sourceState } from '../../scripts/build-identity.mts';
+import { buildIdOf, sourceState } from '../../packages/foundation/scripts/build-identity.mts';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
 

@@ -5,7 +5,8 @@ import { expect, test } from './fixtures';
 
 // Issue 36: no client holds what it does not use. An upgrade no route takes is answered and closed, a socket's life and
 // the bodies all sockets hold are bounded, and a client that goes away mid-body is not an error
-// (src/server/preload/connections.mts). Floods go to an instance of their own, so that the shared server is not disturbed.
+// (packages/foundation/src/server/preload/connections.mts). Floods go to an instance of their own, so that the shared
+// server is not disturbed.
 
 /** Open files a flood may leave behind once it has ended: the SDK's and Next's own come and go. */
 const fdSlack = 16;

@@ -11,7 +11,7 @@ import { expect, recordCspViolations, test, waitForReporting } from './fixtures'
 // Issue 29, and the privacy promise: a resource the Content-Security-Policy blocks is reported by the browser to the
 // app's own /api/csp-report, which forwards it to the security endpoint of the server's DSN with the environment and
 // release, and with no query value, fragment, user-info, code sample, cookie or visitor's address
-// (src/observability/server/cspReports.ts). A page with nothing to block sends nothing.
+// (packages/foundation/src/observability/server/cspReports.ts). A page with nothing to block sends nothing.
 
 test.use({
   // The TLS in front of the app has a self-signed certificate.

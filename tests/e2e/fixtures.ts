@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
-import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
+import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
 import { appOrigin, e2eDistDir } from '../support/e2e-env.mts';
 import { IngestClient } from '../support/ingest';
 
@@ -74,7 +74,7 @@ export async function waitForReporting(page: Page): Promise<void> {
 
 /**
  * Which of these integrations the browser SDK has installed, waiting first until `waitFor` is (the SDK adds some in
- * tasks after init: src/observability/browser/reporter.ts).
+ * tasks after init: packages/foundation/src/observability/browser/reporter.ts).
  */
 export async function installedIntegrations(page: Page, names: string[], waitFor: string): Promise<string[]> {
   await waitForReporting(page);

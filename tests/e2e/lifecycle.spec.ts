@@ -30,7 +30,7 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
 }) => {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
-  const server = spawn('node', ['scripts/start.mjs'], {
+  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
     // A drain long enough to see readiness turn 503 on a loaded machine, and a cut later than the test's own
     // time-out: a server that waited for the cut, instead of closing once its requests finished, fails the test.
     env: {

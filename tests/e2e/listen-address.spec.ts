@@ -5,8 +5,8 @@ import { expect, test } from './fixtures';
 
 // Issue 37: the proxy's own answers (a status page it rewrites to) arrive at once on every address the server may
 // listen on. On 127.0.0.1 Next took them for external rewrites and proxied them to localhost, where nothing need answer
-// (src/server/preload/listenAddress.mts). Each instance is reached over loopback only. (::1 is left out: startInstance waits
-// for the instance at localhost, which need not resolve to ::1.)
+// (packages/foundation/src/server/preload/listenAddress.mts). Each instance is reached over loopback only. (::1 is left
+// out: startInstance waits for the instance at localhost, which need not resolve to ::1.)
 
 /** Where each HOSTNAME is reached from this machine. */
 const addresses: Record<string, string> = {

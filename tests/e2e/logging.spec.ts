@@ -5,8 +5,8 @@ import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
 import { freePort } from '../support/processes';
 import { expect, test } from './fixtures';
 
-// The server's log (src/observability/server/log.mts) as an operator reads it: one JSON line per event, carrying the
-// request id and the trace id that the request's Sentry events carry, and sent to Sentry as logs.
+// The server's log (packages/foundation/src/observability/server/log.mts) as an operator reads it: one JSON line per
+// event, carrying the request id and the trace id that the request's Sentry events carry, and sent to Sentry as logs.
 
 interface LogLine {
   level: string;
@@ -122,7 +122,7 @@ test('error lines reach Sentry as logs, batched, linked to the trace, without co
 /** Runs `npm start`'s server with extra variables until it exits (after `whileUp`, if it came up); its output lines. */
 async function serverRun(env: Record<string, string>, whileUp?: (origin: string) => Promise<void>) {
   const port = await freePort();
-  const server = spawn('node', ['scripts/start.mjs'], {
+  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request, Route } from '@playwright/test';
-import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
+import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
+import { routeLoadTimeoutMs } from '../../packages/foundation/src/config/specification.mts';
 import {
   clickToLeave,
   expect,
@@ -14,7 +14,7 @@ import {
 
 // Issue 16: a real pointer click on a link whose route's scripts stall ends, within the spec's route load time-out
 // (3.8 s) and the guard's margin, in a full navigation to the target, once, with or without the browser SDK running
-// (src/client/navigationGuard.ts, docs/navigation-reliability.md).
+// (packages/foundation/src/client/navigationGuard.ts, docs/navigation-reliability.md).
 
 /**
  * The paths of a route's scripts, from Next's build manifest (requests add the `?dpl=` token: compare paths), read

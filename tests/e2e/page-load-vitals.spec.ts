@@ -3,7 +3,8 @@ import { appOrigin } from '../support/e2e-env.mts';
 import { expect, sdkChunks, test, waitForReporting } from './fixtures';
 
 // Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
-// the browser measured before it arrived (src/observability/browser/loader.ts, docs/observability.md).
+// the browser measured before it arrived (packages/foundation/src/observability/browser/loader.ts,
+// docs/observability.md).
 
 /** Keeps the page invisible until a second after its load event, as a busy phone that shows its first view late. */
 async function showFirstViewAfterLoad(page: Page) {

@@ -2,10 +2,11 @@ import type { Event } from '@sentry/core';
 import { startInstance } from '../support/cluster';
 import { expect, test } from './fixtures';
 
-// Issue 39: the server's personal-data switch is SENTRY_COLLECT_PII, parsed once (src/config/settings.mts). Its error
-// events, its log lines, its access log and its CSP forwards agree for every combination of it and the browser's
-// NEXT_PUBLIC_SENTRY_COLLECT_PII (which the server used to fall back on for its events only): the query arrives whole
-// in all four when the switch is on, and in none of them when it is off.
+// Issue 39: the server's personal-data switch is SENTRY_COLLECT_PII, parsed once
+// (packages/foundation/src/config/settings.mts). Its error events, its log lines, its access log and its CSP forwards
+// agree for every combination of it and the browser's NEXT_PUBLIC_SENTRY_COLLECT_PII (which the server used to fall
+// back on for its events only): the query arrives whole in all four when the switch is on, and in none of them when it
+// is off.
 
 const combinations = [
   { SENTRY_COLLECT_PII: undefined, NEXT_PUBLIC_SENTRY_COLLECT_PII: undefined, whole: false },

@@ -40,7 +40,7 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
 
 test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest }) => {
   const port = await freePort();
-  const server = spawn('node', ['scripts/start.mjs'], {
+  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
     stdio: 'ignore',
     detached: true,

@@ -350,8 +350,8 @@ test('the browser runs the integrations the spec and its users need, and none of
     'SendTransactionsInNextTask',
   ];
   const leftOut = ['BrowserApiErrors', 'FunctionToString', 'CultureContext', 'ConversationId'];
-  // Tracing and breadcrumbs start in tasks after init (src/observability/browser/reporter.ts): wait for the last of
-  // them.
+  // Tracing and breadcrumbs start in tasks after init (packages/foundation/src/observability/browser/reporter.ts): wait
+  // for the last of them.
   expect(await installedIntegrations(page, [...needed, ...leftOut], 'Breadcrumbs')).toEqual(needed);
 });
 

@@ -2,14 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { maxRequestBodyBytes } from '../../src/config/requestBody';
+import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
 import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 27: a body larger than the server takes is refused before it is read, with the API's JSON error, so that no
-// client, authenticated or not, makes the server hold its body in memory (src/server/preload/bodies.mts).
+// client, authenticated or not, makes the server hold its body in memory
+// (packages/foundation/src/server/preload/bodies.mts).
 
 const megabyte = 1024 * 1024;
 const secret = 'request-bodies-test-secret-0123456789abcdef';
@@ -101,7 +102,10 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-/** The API's JSON error (src/server/api.ts sendJsonError), quoting the request id the answer carries. */
+/**
+ * The API's JSON error (packages/foundation/src/server/api.ts sendJsonError), quoting the request id the answer
+ * carries.
+ */
 function apiError(answer: Answer) {
   expect(answer.contentType).toBe('application/json; charset=utf-8');
   const { error } = JSON.parse(answer.body) as { error: { status: number; message: string; requestId: string } };
@@ -114,14 +118,14 @@ test.describe.configure({ mode: 'serial' });
 let server: ChildProcess;
 let origin: string;
 let port: number;
-/** The process that serves: scripts/start.mjs runs the standalone server as its child. */
+/** The process that serves: packages/foundation/scripts/start.mjs runs the standalone server as its child. */
 let servingPid: number;
 let output = '';
 
 test.beforeAll(async () => {
   port = await freePort();
   origin = `http://${appHost}:${port}`;
-  server = spawn('node', ['scripts/start.mjs'], {
+  server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), REVALIDATE_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

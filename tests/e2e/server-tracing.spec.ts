@@ -2,8 +2,9 @@ import type { Event } from '@sentry/core';
 import { appOrigin } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
-// Spec §1 (100% of transactions traced) on the server's lean path (src/observability/server/reporter.ts,
-// nextSpans.ts): what each request's transaction holds, proven by the envelopes that reach the local ingest.
+// Spec §1 (100% of transactions traced) on the server's lean path
+// (packages/foundation/src/observability/server/reporter.ts, nextSpans.ts): what each request's transaction holds,
+// proven by the envelopes that reach the local ingest.
 
 const traceOf = (t: Event) => t.contexts?.trace ?? { trace_id: undefined, op: undefined, data: undefined };
 const dataOf = (t: Event) => (traceOf(t).data ?? {}) as Record<string, unknown>;

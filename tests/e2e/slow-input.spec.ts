@@ -4,8 +4,9 @@ import { rawRequest } from '../support/raw-http';
 import { expect, test } from './fixtures';
 
 // Issue 44: no input makes the server slow. Every URL a request carries passes through the redaction's regexes
-// (src/observability/privacy/urls.mts) several times per transaction; a quadratic one made a 16 KB path hold the
-// server for seconds. The inputs go to an instance of their own, so that the shared server is not disturbed.
+// (packages/foundation/src/observability/privacy/urls.mts) several times per transaction; a quadratic one made a 16 KB
+// path hold the server for seconds. The inputs go to an instance of their own, so that the shared server is not
+// disturbed.
 
 /**
  * The slowest /api/health answer allowed while the inputs arrive: the quadratic redaction held it for seconds on end
@@ -24,7 +25,9 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-/** One GET over a raw socket (the target as written, `@` and all), with the headers given; Node caps the head at 16 KB. */
+/**
+ * One GET over a raw socket (the target as written, `@` and all), with the headers given; Node caps the head at 16 KB.
+ */
 const get = (target: string, headers: string[] = []) =>
   rawRequest(
     app.port,

@@ -3,8 +3,8 @@ import { expect, installedIntegrations, test } from './fixtures';
 
 // Issue 29: a W3C traceparent goes beside sentry-trace and baggage, so that a service traced with OpenTelemetry joins
 // the trace; and a request that arrives with only a traceparent continues its trace
-// (src/observability/server/traceparent.ts). The server's own outgoing calls, checked at a real backend:
-// tests/e2e/product-tracing.spec.ts.
+// (packages/foundation/src/observability/server/traceparent.ts). The server's own outgoing calls, checked at a real
+// backend: tests/e2e/product-tracing.spec.ts.
 
 const traceOf = (t: Event) => t.contexts?.trace ?? {};
 const ofRequest = (requestId: string) => (e: Event) => e.tags?.request_id === requestId;

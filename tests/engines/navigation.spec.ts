@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
+import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
+import { routeLoadTimeoutMs } from '../../packages/foundation/src/config/specification.mts';
 import { startInstance } from '../support/cluster';
 import { appOrigin, e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
 import type { EngineTab } from '../support/engines';
@@ -18,12 +18,16 @@ import {
   test,
 } from './fixtures';
 
-// Issue 30: the navigation guarantees (src/client/navigationGuard.ts, docs/navigation-reliability.md) in each engine.
-// A route whose assets fail or stall ends, within the spec's 3.8 s and the guard's margin, in exactly one full
-// navigation to its target; a deploy lands in full on the new build. Firefox has the Navigation API, with which the
-// guard refuses a navigation that repeats its own; WebKit has none, and the guard must keep its promise without it.
+// Issue 30: the navigation guarantees (packages/foundation/src/client/navigationGuard.ts,
+// docs/navigation-reliability.md) in each engine. A route whose assets fail or stall ends, within the spec's 3.8 s and
+// the guard's margin, in exactly one full navigation to its target; a deploy lands in full on the new build. Firefox
+// has the Navigation API, with which the guard refuses a navigation that repeats its own; WebKit has none, and the
+// guard must keep its promise without it.
 
-/** The paths of a route's scripts, from Next's build manifest, read on a page that links only the reference pages' index. */
+/**
+ * The paths of a route's scripts, from Next's build manifest, read on a page that links only the reference pages'
+ * index.
+ */
 async function routeScripts(tab: EngineTab, site: SiteProxy, route: string): Promise<Set<string>> {
   await tab.goto(`${site.origin}/examples/announcer/titled`);
   await tab.waitFor(() => '__BUILD_MANIFEST' in self, []);

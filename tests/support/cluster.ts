@@ -3,11 +3,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { preload } from '../../packages/foundation/scripts/standalone.mjs';
 import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mts';
 import { freePort, killedOnExit as track, until } from './processes.ts';
-
-/** The server's preload, as scripts/start.mjs runs it (scripts/standalone.mjs copies it beside server.js). */
-const preload = './src/server/preload.mts';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
@@ -17,7 +15,7 @@ export interface Instance {
   pid: number;
   origin: string;
   health(): Promise<{ buildId: string; deploymentId: string | null }>;
-  /** What the server printed so far (its log lines: src/observability/server/log.mts). */
+  /** What the server printed so far (its log lines: packages/foundation/src/observability/server/log.mts). */
   output(): string;
   /** Signals the server (unless it has exited) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -46,7 +44,7 @@ export async function startInstance(
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const child = track(
-    spawn('node', ['--import', preload, 'server.js'], {
+    spawn('node', ['--import', `./${preload}`, 'server.js'], {
       cwd: dir,
       env: {
         PATH: process.env.PATH,
@@ -89,7 +87,7 @@ export async function startExpectingExit(
   dir = `${e2eDistDir}/standalone`,
 ): Promise<{ code: number | null; output: string; fatal: string[] }> {
   const child = track(
-    spawn('node', ['--import', preload, 'server.js'], {
+    spawn('node', ['--import', `./${preload}`, 'server.js'], {
       cwd: dir,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', ...e2eServerEnv, PORT: String(await freePort()), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -117,7 +117,7 @@ export interface WaitOptions {
  *     expect((await transaction).contexts?.trace?.status).toBe('ok');
  *
  * A request's own transaction or error is keyed by an `x-request-id` the test chose and sent (the app keeps a safe
- * one, src/server/requestId.mts):
+ * one, packages/foundation/src/server/requestId.mts):
  *
  *     const id = crypto.randomUUID();
  *     const reported = ingest.waitForError((e) => e.tags?.request_id === id);

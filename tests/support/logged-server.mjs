@@ -1,7 +1,8 @@
-// The end-to-end tests' server (scripts/start.mjs), its output kept in a file rather than the terminal: the suite
-// makes it print errors on purpose (the diagnostics pages), which would read as failures in the middle of the test
-// output. tests/e2e/server-log.spec.ts reads the file over the whole suite; `npm test` names it when a test fails.
-// Should the server stop on its own (a start-up failure), what it printed goes to stderr, where Playwright shows it.
+// The end-to-end tests' server (packages/foundation/scripts/start.mjs), its output kept in a file rather than the
+// terminal: the suite makes it print errors on purpose (the diagnostics pages), which would read as failures in the
+// middle of the test output. tests/e2e/server-log.spec.ts reads the file over the whole suite; `npm test` names it when
+// a test fails. Should the server stop on its own (a start-up failure), what it printed goes to stderr, where
+// Playwright shows it.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -9,7 +10,7 @@ import { serverLogFile } from './e2e-env.mts';
 
 mkdirSync(dirname(serverLogFile), { recursive: true });
 const log = createWriteStream(serverLogFile);
-const server = spawn('node', ['scripts/start.mjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn('node', ['packages/foundation/scripts/start.mjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
 server.stdout.pipe(log, { end: false });
 server.stderr.pipe(log, { end: false });
 let stopping = false;

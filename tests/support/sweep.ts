@@ -135,7 +135,7 @@ export function discoverPages(manifests: BuildManifests, samples: SamplePaths = 
 /** What to run to make the build the sweep reads. */
 export const buildCommand = `${Object.entries(e2eBuildEnv)
   .map(([name, value]) => `${name}=${value}`)
-  .join(' ')} node scripts/build.mjs`;
+  .join(' ')} npm run build`;
 
 /** Reads the manifests of the build the e2e server serves; a missing build is a failure that says how to make it. */
 export function readBuildManifests(distDir: string = e2eDistDir): BuildManifests {

@@ -1,10 +1,12 @@
 // The app the end-to-end tests run: a copy of this repository's app with the tests' own pages (tests/app, laid over
 // src/) and the guide's files (examples/build-your-product, laid over the app's root) added, built by `npm run build`'s
-// own script. The product's pages are the team's to replace; the pages that prove the foundation's behaviours belong
-// to the tests, so replacing the product's pages leaves every proof standing.
+// own script. The foundation's package is not copied: the copy imports it by name, through the project's node_modules.
+// The product's pages are the team's to replace; the pages that prove the foundation's behaviours belong to the tests,
+// so replacing the product's pages leaves every proof standing.
 //
-//   node tests/support/test-app.mjs           compose the copy, then build it with the environment given (NEXT_DIST_DIR)
-//   node tests/support/test-app.mjs --compose <copy>   compose a copy only, for `next dev` (tests/e2e/development.spec.ts)
+//   node tests/support/test-app.mjs           compose the copy, then build it with the environment given
+// (NEXT_DIST_DIR)   node tests/support/test-app.mjs --compose <copy>   compose a copy only, for `next dev`
+// (tests/e2e/development.spec.ts)
 //
 // The benchmarks build the same app with buildTestApp(). The build lands where a build of the repository itself would:
 // <NEXT_DIST_DIR>/standalone/server.js in the project.
@@ -22,23 +24,16 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { standaloneServerDir } from '../../scripts/standalone.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { standaloneServerDir } from '../../packages/foundation/scripts/standalone.mjs';
 import { testAppCopy } from './e2e-env.mts';
 
+/** `npm run build`'s script, from this file. */
+const build = '../../packages/foundation/scripts/build.mjs';
 /** The files docs/build-your-product.md adds to the app, each at the path it takes there. */
 export const guideFolder = 'examples/build-your-product';
-/** What `npm run build` needs of the repository: the app, its configuration and its build scripts. */
-const appFiles = [
-  'src',
-  'public',
-  'scripts',
-  'next.config.ts',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'package.json',
-  '.nvmrc',
-];
+/** What `npm run build` needs of the repository's app: its files and its configuration. */
+const appFiles = ['src', 'public', 'next.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', '.nvmrc'];
 
 /** Copies the app into `copy` (a path below the project), with the tests' pages and the guide's files. */
 export function composeTestApp(copy) {
@@ -68,12 +63,13 @@ export function composeTestApp(copy) {
 
 /**
  * Composes the test app in `copy`, builds it with `env` added to this process's environment, and moves the build to
- * the project as if the project had been built (`distDir`, NEXT_DIST_DIR's default): tests and benchmarks find it there.
+ * the project as if the project had been built (`distDir`, NEXT_DIST_DIR's default): tests and benchmarks find it
+ * there.
  */
 export function buildTestApp({ env = {}, copy = testAppCopy } = {}) {
   composeTestApp(copy);
   const distDir = env.NEXT_DIST_DIR || process.env.NEXT_DIST_DIR || '.next';
-  const { status } = spawnSync('node', ['scripts/build.mjs'], {
+  const { status } = spawnSync('node', [fileURLToPath(new URL(build, import.meta.url))], {
     cwd: copy,
     stdio: 'inherit',
     env: { ...process.env, ...env },

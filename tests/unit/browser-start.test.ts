@@ -4,7 +4,7 @@ import {
   laterIntegrations,
   leftOutIntegrations,
   sendTransactionsInNextTask,
-} from '../../src/observability/browser/reporter';
+} from '../../packages/foundation/src/observability/browser/reporter';
 
 const client = {} as Client;
 const process = (event: Event) => sendTransactionsInNextTask.processEvent!(event, {}, client);

@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIdOf, buildIdPattern, sourceFingerprint, startDecision } from '../../scripts/build-identity.mts';
+import {
+  buildIdOf,
+  buildIdPattern,
+  sourceFingerprint,
+  startDecision,
+} from '../../packages/foundation/scripts/build-identity.mts';
 
 // Issue 37: a build's id names the tree it was built from, and `npm start` serves only a build of the tree as it is.
 

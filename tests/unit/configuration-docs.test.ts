@@ -54,7 +54,8 @@ function variablesRead(): Map<string, string> {
   const read = new Map<string, string>();
   const pattern =
     /(?:\benv|\bsource)\.([A-Z][A-Z0-9_]*[A-Z0-9])\b|\b(?:secondsAsMs|flag|logLevel|sentryDsn|sampleRate|url|integer)\('([A-Z][A-Z0-9_]*)'/g;
-  for (const file of [...sourceFiles('src'), ...sourceFiles('scripts'), 'next.config.ts']) {
+  const code = ['src', 'scripts', 'packages/foundation/src', 'packages/foundation/scripts'].flatMap(sourceFiles);
+  for (const file of [...code, 'next.config.ts']) {
     for (const [, a, b] of readFileSync(file, 'utf8').matchAll(pattern)) {
       const name = (a ?? b)!;
       if (!internal.has(name) && !read.has(name)) read.set(name, file);

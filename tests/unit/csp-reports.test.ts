@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redactedCspReports } from '../../src/observability/privacy/cspReports';
+import { redactedCspReports } from '../../packages/foundation/src/observability/privacy/cspReports';
 import {
   cspReportForwarder,
   cspReportsBody,
   cspReportsOf,
   securityReportUrl,
   type CspReports,
-} from '../../src/observability/server/cspReports';
-import type { ReportingEnv } from '../../src/observability/reportingEnv';
+} from '../../packages/foundation/src/observability/server/cspReports';
+import type { ReportingEnv } from '../../packages/foundation/src/observability/reportingEnv';
 
 afterEach(() => {
   vi.useRealTimers();

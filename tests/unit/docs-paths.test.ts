@@ -20,7 +20,7 @@ function prose(text: string): string {
   return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
 }
 
-const topFolders = /^(?:src|tests|scripts|bench|docs|deploy|public|examples|\.ci)\//;
+const topFolders = /^(?:src|packages|tests|scripts|bench|docs|deploy|public|examples|\.ci)\//;
 /** A glob, a placeholder or an elision names no one file. */
 const notOnePath = /[*<>…{}\s|]/;
 

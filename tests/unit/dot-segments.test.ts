@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasDotSegment } from '../../src/server/dotSegments.mts';
+import { hasDotSegment } from '../../packages/foundation/src/server/dotSegments.mts';
 
 describe('hasDotSegment (issue 36: the proxy sees these collapsed, Next routes them as they are)', () => {
   it.each([

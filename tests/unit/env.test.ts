@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseFoundationEnv } from '../../src/config/env';
+import { EnvError, parseFoundationEnv } from '../../packages/foundation/src/config/env';
 
 // The foundation's variables alone: the product's (src/config/productEnv.ts) are the team's, tested where it adds them.
 

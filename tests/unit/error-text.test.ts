@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorText, errorTitle } from '../../src/config/errorText';
+import { errorText, errorTitle } from '../../packages/foundation/src/config/errorText';
 
 describe('error page text (spec §2)', () => {
   it.each([

@@ -9,8 +9,8 @@ import {
   redactedSpan,
   urlRedaction,
   withoutPageQuery,
-} from '../../src/observability/privacy/events';
-import { redactedRecordingEvent } from '../../src/observability/privacy/replay';
+} from '../../packages/foundation/src/observability/privacy/events';
+import { redactedRecordingEvent } from '../../packages/foundation/src/observability/privacy/replay';
 
 const secrets = ['alice', 'bob', 'carol', 'hunter2', 'eyJhbGci', 'access_token', 'dave'];
 const process = (event: Event) => urlRedaction.processEvent!(event, {}, {} as Client) as Event;

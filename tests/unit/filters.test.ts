@@ -1,6 +1,6 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
-import { ignoredBrowserNoise, reportableEvent } from '../../src/observability/filters';
+import { ignoredBrowserNoise, reportableEvent } from '../../packages/foundation/src/observability/filters';
 
 const event = (...values: { value?: string; type?: string; files?: string[] }[]): ErrorEvent => ({
   type: undefined,

@@ -5,17 +5,21 @@ import { getNamedRouteRegex } from 'next/dist/shared/lib/router/utils/route-rege
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { sentryTraceFromTraceparent } from '../../src/observability/server/traceparent';
-import { consoleRecord } from '../../src/observability/server/log.mts';
-import { withRedactedReferer } from '../../src/observability/privacy/logs.mts';
-import { redactedBreadcrumb, redactedSpan, urlRedaction } from '../../src/observability/privacy/events';
-import { redactedUrl, redactedUrlsIn } from '../../src/observability/privacy/urls.mts';
+import { sentryTraceFromTraceparent } from '../../packages/foundation/src/observability/server/traceparent';
+import { consoleRecord } from '../../packages/foundation/src/observability/server/log.mts';
+import { withRedactedReferer } from '../../packages/foundation/src/observability/privacy/logs.mts';
+import {
+  redactedBreadcrumb,
+  redactedSpan,
+  urlRedaction,
+} from '../../packages/foundation/src/observability/privacy/events';
+import { redactedUrl, redactedUrlsIn } from '../../packages/foundation/src/observability/privacy/urls.mts';
 import { config as proxyConfig } from '../../src/proxy';
-import { cachedPages } from '../../src/server/cachedPages';
-import { hasDotSegment } from '../../src/server/dotSegments.mts';
-import { requestIdFor } from '../../src/server/requestId.mts';
-import { bearerMatches, revalidationRequest } from '../../src/server/revalidation';
-import { pageOfData, proxyDecision } from '../../src/server/routing';
+import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
+import { hasDotSegment } from '../../packages/foundation/src/server/dotSegments.mts';
+import { requestIdFor } from '../../packages/foundation/src/server/requestId.mts';
+import { bearerMatches, revalidationRequest } from '../../packages/foundation/src/server/revalidation';
+import { pageOfData, proxyDecision } from '../../packages/foundation/src/server/routing';
 
 // Issue 44: no input is slow. A regex that retries from every position and reads to the end each time is quadratic:
 // the redaction's user-info rule was one, and it ran several times per request. Every regex in src/ runs here
@@ -76,8 +80,8 @@ function regexLiterals(dir: string): { where: string; regex: RegExp }[] {
   return found;
 }
 
-describe('every regex in src/ runs in linear time', () => {
-  const literals = regexLiterals('src');
+describe('every regex in src/ and packages/foundation/src/ runs in linear time', () => {
+  const literals = [...regexLiterals('src'), ...regexLiterals('packages/foundation/src')];
 
   it('finds the regexes (the redaction among them)', () => {
     expect(literals.length).toBeGreaterThan(30);

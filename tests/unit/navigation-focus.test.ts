@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { navigationFocusTarget } from '../../src/components/focusAfterNavigation';
+import { navigationFocusTarget } from '../../packages/foundation/src/components/focusAfterNavigation';
 
 // Stand-ins for the page's elements: the decision only compares them.
 const body = 'body';

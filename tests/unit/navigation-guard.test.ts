@@ -10,8 +10,8 @@ import {
   repeatsFullNavigation,
   routeCancelled,
   type Navigations,
-} from '../../src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../src/config/specification.mts';
+} from '../../packages/foundation/src/client/navigationGuard';
+import { routeLoadTimeoutMs } from '../../packages/foundation/src/config/specification.mts';
 
 // Issues 6 and 16: every client-side navigation completes or becomes a full one within the route load time-out.
 

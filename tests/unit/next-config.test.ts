@@ -3,8 +3,8 @@ import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERV
 import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
 import { describe, expect, it } from 'vitest';
 import config from '../../next.config';
-import { sourceFingerprint } from '../../scripts/build-identity.mts';
-import { maxRequestBodyBytes } from '../../src/config/requestBody';
+import { sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
+import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
 
 describe('next.config images (spec §9)', () => {
   const { images } = config(PHASE_PRODUCTION_SERVER);
@@ -117,7 +117,7 @@ describe('next.config for the phone (issue 15)', () => {
 
 describe('next.config page cache (issues 22 and 28)', () => {
   // Next imports a configured handler on every request; the server registers the shared cache at start instead, and
-  // only with REDIS_URL (src/server/startup.ts, tests/unit/page-cache-setup.test.ts).
+  // only with REDIS_URL (packages/foundation/src/server/startup.ts, tests/unit/page-cache-setup.test.ts).
   it('names no cache handler, so that an app without Redis runs Next’s own cache at no extra cost', () => {
     for (const phase of [PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER]) {
       expect(config(phase).cacheHandler).toBeUndefined();
@@ -126,7 +126,8 @@ describe('next.config page cache (issues 22 and 28)', () => {
 });
 
 describe('next.config request bodies (issue 27)', () => {
-  // The server preload reads this value from the build and refuses larger bodies unread (src/server/preload/bodies.mts).
+  // The server preload reads this value from the build and refuses larger bodies unread
+  // (packages/foundation/src/server/preload/bodies.mts).
   it('gives Next’s proxy buffer the app’s body limit, in bytes', () => {
     expect(config(PHASE_PRODUCTION_BUILD).experimental?.proxyClientMaxBodySize).toBe(maxRequestBodyBytes);
   });

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeVersionProblem, wantedNode } from '../../scripts/node-version.mjs';
+import { nodeVersionProblem, wantedNode } from '../../packages/foundation/scripts/node-version.mjs';
 
 const major = (range: string) => Number(/\d+/.exec(range)?.[0]);
 
@@ -42,8 +42,9 @@ describe('the Node.js release line (.nvmrc)', () => {
   it.skipIf(!olderNode)(
     'an older Node.js gets that sentence from npm start, build, test and dev, not a stack trace',
     () => {
-      for (const script of ['start', 'build', 'test', 'node-version']) {
-        const run = spawnSync(olderNode!, [`scripts/${script}.mjs`], { encoding: 'utf8', timeout: 10_000 });
+      const scripts = ['start', 'build', 'node-version'].map((name) => `packages/foundation/scripts/${name}.mjs`);
+      for (const script of [...scripts, 'scripts/test.mjs']) {
+        const run = spawnSync(olderNode!, [script], { encoding: 'utf8', timeout: 10_000 });
         expect(run.status, script).toBe(1);
         expect(run.stderr.trim(), script).toMatch(/^This project needs Node\.js \d+ or newer [^\n]*try again\.$/);
       }

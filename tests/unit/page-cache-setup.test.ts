@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import PageCacheHandler from '../../src/server/pageCache';
-import { handPageCacheToNext } from '../../src/server/startup';
+import PageCacheHandler from '../../packages/foundation/src/server/pageCache';
+import { handPageCacheToNext } from '../../packages/foundation/src/server/startup';
 
 // Where Next's IncrementalCache finds a cache handler when next.config names none
 // (next/dist/server/lib/incremental-cache/index.js: `globalThis[Symbol.for('@next/cache-handlers')].FetchCache`).

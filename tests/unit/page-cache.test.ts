@@ -15,9 +15,9 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-} from '../../src/server/pageCacheEntry';
-import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
-import { recordPageCacheWrite, renderedItself } from '../../src/server/revalidationWrites';
+} from '../../packages/foundation/src/server/pageCacheEntry';
+import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis';
+import { recordPageCacheWrite, renderedItself } from '../../packages/foundation/src/server/revalidationWrites';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
@@ -174,7 +174,7 @@ describe('the shared page cache against a real Redis', () => {
   const warnings: string[] = [];
   /** Every warning since the first connection, never cleared. */
   const allWarnings: string[] = [];
-  type Handler = typeof import('../../src/server/pageCache');
+  type Handler = typeof import('../../packages/foundation/src/server/pageCache');
   let PageCacheHandler: Handler['default'];
   let callTimeoutMs: number;
   let pauseMs: number;
@@ -201,7 +201,11 @@ describe('the shared page cache against a real Redis', () => {
     // The handler reads them through serverEnv(), once per test file (Vitest gives each file its own modules).
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
-    ({ default: PageCacheHandler, callTimeoutMs, pauseMs } = await import('../../src/server/pageCache'));
+    ({
+      default: PageCacheHandler,
+      callTimeoutMs,
+      pauseMs,
+    } = await import('../../packages/foundation/src/server/pageCache'));
   });
   afterAll(async () => {
     delete process.env.REDIS_URL;

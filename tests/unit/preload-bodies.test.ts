@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bodyRefusal, chunkRefusal, hasBody, heldBodyBytesLimit } from '../../src/server/preload/bodies.mts';
+import {
+  bodyRefusal,
+  chunkRefusal,
+  hasBody,
+  heldBodyBytesLimit,
+} from '../../packages/foundation/src/server/preload/bodies.mts';
 
-// Which bodies the server's preload refuses (src/server/preload/bodies.mts): declared too large before a byte is read;
-// counted as they come (chunked ones included), against their own limit and against all bodies held together.
+// Which bodies the server's preload refuses (packages/foundation/src/server/preload/bodies.mts): declared too large
+// before a byte is read; counted as they come (chunked ones included), against their own limit and against all bodies
+// held together.
 
 const maxBodyBytes = 64 * 1024;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { drain, type ClosableServer, type DrainSteps } from '../../src/server/preload/drain.mts';
+import { drain, type ClosableServer, type DrainSteps } from '../../packages/foundation/src/server/preload/drain.mts';
 
-// Graceful shutdown's steps and bounds (src/server/preload/drain.mts), on a clock the test moves by hand.
+// Graceful shutdown's steps and bounds (packages/foundation/src/server/preload/drain.mts), on a clock the test moves by
+// hand.
 
 /** A clock whose waits end when the test says so, each named by its length. */
 function handClock() {

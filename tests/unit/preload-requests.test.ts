@@ -8,9 +8,9 @@ import {
   isServableImageSource,
   requestRefusal,
   requestTarget,
-} from '../../src/server/preload/requests.mts';
+} from '../../packages/foundation/src/server/preload/requests.mts';
 
-// What the server's preload answers before Next sees a request (src/server/preload/requests.mts).
+// What the server's preload answers before Next sees a request (packages/foundation/src/server/preload/requests.mts).
 
 describe('requestTarget', () => {
   it('keeps an origin-form target as it came', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loopbackAddressOf } from '../../src/server/preload/listenAddress.mts';
-import { maxBodyBytesOf } from '../../src/server/preload/settings.mts';
+import { loopbackAddressOf } from '../../packages/foundation/src/server/preload/listenAddress.mts';
+import { maxBodyBytesOf } from '../../packages/foundation/src/server/preload/settings.mts';
 
-// What the server preload reads of the build (src/server/preload/settings.mts) and where it binds (listenAddress.mts).
+// What the server preload reads of the build (packages/foundation/src/server/preload/settings.mts) and where it binds
+// (listenAddress.mts).
 
 const built = { experimental: { proxyClientMaxBodySize: 65_536 } };
 const file = '.next/required-server-files.json';

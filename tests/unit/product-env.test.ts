@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EnvError, integer, secret, url } from '../../src/config/envChecks.mts';
+import { EnvError, integer, secret, url } from '../../packages/foundation/src/config/envChecks.mts';
 
 // The product's settings (src/config/productEnv.ts) are checked with these, and validated with the foundation's.
 
@@ -78,7 +78,7 @@ describe('the product’s settings in the server’s environment', () => {
       }),
     }));
     try {
-      const { parseServerEnv } = await import('../../src/config/env');
+      const { parseServerEnv } = await import('../../packages/foundation/src/config/env');
       expect(parseServerEnv({ BACKEND_URL: 'http://backend:8080' }).product).toEqual({
         backendUrl: 'http://backend:8080',
       });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countedWarning, rateLimiter } from '../../src/observability/server/rateLimits';
+import { countedWarning, rateLimiter } from '../../packages/foundation/src/observability/server/rateLimits';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactedUrl, redactedUrlsIn } from '../../src/observability/privacy/urls.mts';
+import { redactedUrl, redactedUrlsIn } from '../../packages/foundation/src/observability/privacy/urls.mts';
 
 const jwt =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';

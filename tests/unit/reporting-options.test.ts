@@ -1,10 +1,13 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
-import { EnvError } from '../../src/config/env';
-import { browserSettings, parseSettings, sampleRate } from '../../src/config/settings.mts';
-import { serverReportingEnv } from '../../src/observability/reportingEnv';
+import { EnvError } from '../../packages/foundation/src/config/env';
+import { browserSettings, parseSettings, sampleRate } from '../../packages/foundation/src/config/settings.mts';
+import { serverReportingEnv } from '../../packages/foundation/src/observability/reportingEnv';
 
-/** The server's reporting environment from variables, as the server parses them (src/config/settings.mts). */
+/**
+ * The server's reporting environment from variables, as the server parses them
+ * (packages/foundation/src/config/settings.mts).
+ */
 const reportingOf = (env: Record<string, string | undefined>) => serverReportingEnv(parseSettings(env));
 import {
   browserOptions,
@@ -13,9 +16,9 @@ import {
   serverOptions,
   sidecarDsn,
   withRequestIdTag,
-} from '../../src/observability/options';
-import { dataCollection } from '../../src/observability/privacy/dataCollection';
-import { redactedBreadcrumb, redactedSpan } from '../../src/observability/privacy/events';
+} from '../../packages/foundation/src/observability/options';
+import { dataCollection } from '../../packages/foundation/src/observability/privacy/dataCollection';
+import { redactedBreadcrumb, redactedSpan } from '../../packages/foundation/src/observability/privacy/events';
 
 const env = reportingOf({ SENTRY_DSN: 'https://key@ingest.example/42' });
 

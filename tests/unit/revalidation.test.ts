@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cachedPages } from '../../src/server/cachedPages';
-import { bearerMatches, revalidationRequest } from '../../src/server/revalidation';
+import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
+import { bearerMatches, revalidationRequest } from '../../packages/foundation/src/server/revalidation';
 
 const secret = 'x'.repeat(20) + 'correct-secret';
 

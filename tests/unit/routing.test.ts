@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSlugRule, slugRules } from '../../src/config/slugs';
-import { cachedPages } from '../../src/server/cachedPages';
-import { acceptsSlug, isApiRoute, proxyDecision, requestIdFor, slugRuleOf } from '../../src/server/routing';
+import { defaultSlugRule, slugRules } from '../../packages/foundation/src/config/slugs';
+import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
+import {
+  acceptsSlug,
+  isApiRoute,
+  proxyDecision,
+  requestIdFor,
+  slugRuleOf,
+} from '../../packages/foundation/src/server/routing';
 
 describe('isApiRoute (spec §2)', () => {
   it.each(['/api', '/api/', '/api/health', '/api/a/b/c'])('%s is an API route', (path) => {
@@ -55,7 +61,9 @@ describe('proxyDecision', () => {
   });
 });
 
-/** A build's cached pages: a fallback route, a catch-all one, one the product gave its own rule, and a prerendered path. */
+/**
+ * A build's cached pages: a fallback route, a catch-all one, one the product gave its own rule, and a prerendered path.
+ */
 const pages = cachedPages({
   routes: { '/shop/on-sale': {} },
   dynamicRoutes: {
@@ -75,7 +83,7 @@ describe("a fallback route's slugs", () => {
       expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(false);
     }
   });
-  it("follow the product's own rule where it gives one (src/config/slugs.ts)", () => {
+  it("follow the product's own rule where it gives one (packages/foundation/src/config/slugs.ts)", () => {
     expect(slugRuleOf('/shop/[slug]')).toBe(defaultSlugRule);
     for (const [route, rule] of Object.entries(slugRules)) expect(slugRuleOf(route)).toBe(rule);
   });

@@ -1,7 +1,7 @@
 import { MAX_BAGGAGE_STRING_LENGTH, objectToBaggageHeader } from '@sentry/core';
 import { defaultStackParser as parse } from '@sentry/node';
 import { describe, expect, it } from 'vitest';
-import { reporting } from '../../src/config/specification.mts';
+import { reporting } from '../../packages/foundation/src/config/specification.mts';
 
 // Spec §9 values that are constants of the installed SDK rather than options: prove they hold.
 describe('SDK constants match the spec', () => {

@@ -5,8 +5,8 @@ import {
   securedPaths,
   securityHeaders,
   securityInputs,
-} from '../../src/config/security';
-import { securitySettings } from '../../src/config/settings.mts';
+} from '../../packages/foundation/src/config/security';
+import { securitySettings } from '../../packages/foundation/src/config/settings.mts';
 
 /** The headers' inputs from the variables at build, as next.config.ts makes them. */
 const atBuild = (env: Record<string, string>, options?: { development?: boolean }) =>

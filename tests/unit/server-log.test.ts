@@ -1,7 +1,11 @@
 import { Writable } from 'node:stream';
 import { prefixes as nextLogPrefixes } from 'next/dist/build/output/log';
 import { describe, expect, it } from 'vitest';
-import { consoleRecord, createServerLogger, routeConsoleToLogger } from '../../src/observability/server/log.mts';
+import {
+  consoleRecord,
+  createServerLogger,
+  routeConsoleToLogger,
+} from '../../packages/foundation/src/observability/server/log.mts';
 
 /** A logger at info writing into an array, one parsed object per line. */
 function capturedLogger(collectPersonalData = false) {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { appSpanOp } from '../../src/observability/server/nextSpans';
-import { matchedRoute, routeTransactionName } from '../../src/observability/server/transactionNames';
+import { appSpanOp } from '../../packages/foundation/src/observability/server/nextSpans';
+import {
+  matchedRoute,
+  routeTransactionName,
+} from '../../packages/foundation/src/observability/server/transactionNames';
 
 describe('transaction names on the server', () => {
   it("reads the route Next matched from the request's meta", () => {

@@ -1,6 +1,6 @@
 import type { Envelope } from '@sentry/core';
 import { describe, expect, it } from 'vitest';
-import { boundedMemoryStore } from '../../src/observability/server/transport';
+import { boundedMemoryStore } from '../../packages/foundation/src/observability/server/transport';
 
 const envelope = (id: number) => [{ event_id: String(id) }, []] as unknown as Envelope;
 const id = (e: Envelope | undefined) => (e?.[0] as { event_id?: string } | undefined)?.event_id;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError } from '../../src/config/envChecks.mts';
-import { parseSettings } from '../../src/config/settings.mts';
-import { forwardedLogLevels } from '../../src/observability/server/logForwarding';
+import { EnvError } from '../../packages/foundation/src/config/envChecks.mts';
+import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
+import { forwardedLogLevels } from '../../packages/foundation/src/observability/server/logForwarding';
 
-// Every setting the server reads, parsed once (src/config/settings.mts): by the preload and by the app alike.
+// Every setting the server reads, parsed once (packages/foundation/src/config/settings.mts): by the preload and by the
+// app alike.
 
 describe('parseSettings', () => {
   it('gives an operator who sets nothing the documented defaults', () => {

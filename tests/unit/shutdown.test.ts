@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processGlobals, shutdownHooks } from '../../src/processGlobals.mts';
-import { onShutdown, runShutdownHooks } from '../../src/server/shutdown.mts';
+import { processGlobals, shutdownHooks } from '../../packages/foundation/src/processGlobals.mts';
+import { onShutdown, runShutdownHooks } from '../../packages/foundation/src/server/shutdown.mts';
 
-// The hooks the preload runs after the drain (src/server/preload/drain.mts): order, bound, failures.
+// The hooks the preload runs after the drain (packages/foundation/src/server/preload/drain.mts): order, bound,
+// failures.
 
 function recordingLog() {
   const lines: string[] = [];

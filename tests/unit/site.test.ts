@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorPageDescription, language } from '../../src/config/site';
+import { errorPageDescription, language } from '../../packages/foundation/src/config/site';
 
 describe('what every page declares (issue 17)', () => {
   it('the language is a canonical BCP 47 tag, as <html lang> needs', () => {

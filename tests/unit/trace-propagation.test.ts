@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../src/config/settings.mts';
-import { serverReportingEnv } from '../../src/observability/reportingEnv';
-import { browserOptions, serverOptions } from '../../src/observability/options';
-import { sentryTraceFromTraceparent } from '../../src/observability/server/traceparent';
+import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
+import { serverReportingEnv } from '../../packages/foundation/src/observability/reportingEnv';
+import { browserOptions, serverOptions } from '../../packages/foundation/src/observability/options';
+import { sentryTraceFromTraceparent } from '../../packages/foundation/src/observability/server/traceparent';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const spanId = '00f067aa0ba902b7';

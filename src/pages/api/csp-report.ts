@@ -1,27 +1,4 @@
-import { maxRequestBodyBytes } from '../../config/requestBody';
-import { cspReportForwarder, cspReportsOf, type CspReportForwarder } from '../../observability/server/cspReports';
-import { serverReportingEnv } from '../../observability/reportingEnv';
-import { apiRoute, readBody, sendJsonError } from '../../server/api';
-
-// The body is read here, so that a malformed report gets this route's JSON 400 instead of Next's text.
+export { default } from '@web-foundation/foundation/pages/api/csp-report';
+// Next reads an API route's `config` from the route's own file. Not parsed by Next:
+// a malformed report gets the route's JSON 400 instead of Next's text.
 export const config = { api: { bodyParser: false } };
-
-let forward: CspReportForwarder | undefined;
-
-/**
- * POST /api/csp-report: where the Content-Security-Policy sends browsers' violation reports (report-uri and report-to),
- * forwarded to Sentry redacted unless personal data is on (src/observability/server/cspReports.ts). 204 whether or not
- * anything is forwarded: reporting off, a report over the rate limit or an unreachable Sentry is none of the
- * browser's business, and an error answer would only make it retry.
- */
-export default apiRoute(['POST'], async (req, res) => {
-  res.setHeader('Cache-Control', 'no-store');
-  // The server preload refuses larger bodies before they are read; `next dev` runs without it.
-  const body = await readBody(req, maxRequestBodyBytes);
-  if (body === undefined) return sendJsonError(req, res, 413, `The body is larger than ${maxRequestBodyBytes} bytes.`);
-  const received = cspReportsOf(req.headers['content-type'], body);
-  if ('problem' in received) return sendJsonError(req, res, 400, received.problem);
-  res.status(204).end();
-  forward ??= cspReportForwarder(serverReportingEnv());
-  forward(received, req.headers['user-agent']);
-});

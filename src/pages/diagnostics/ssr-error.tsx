@@ -1,11 +1,1 @@
-import type { GetServerSideProps } from 'next';
-import { serverEnv } from '../../config/env';
-
-export const getServerSideProps: GetServerSideProps = async () => {
-  if (!serverEnv().enableDiagnostics) return { notFound: true };
-  throw new Error('Diagnostics: an exception thrown in getServerSideProps');
-};
-
-export default function SsrError() {
-  return null;
-}
+export { default, getServerSideProps } from '@web-foundation/foundation/pages/diagnostics/ssr-error';

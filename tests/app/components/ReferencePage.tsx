@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { buildId } from '../config/settings.mts';
+import { buildId } from '@web-foundation/foundation/settings';
 
 /** Frame of the reference pages, which the end-to-end build adds to the app to prove the spec's behaviours. */
 export function ReferencePage({ children }: { children: ReactNode }) {

@@ -1,6 +1,7 @@
-// The product's own settings, each declared once with its default and its check; src/config/env.ts validates them
-// with the foundation's when the server starts. Each is in README.md (Configuration) and .env.example too.
-import { secret, url } from './envChecks.mts';
+// The product's own settings, each declared once with its default and its check; packages/foundation/src/config/env.ts
+// validates them with the foundation's when the server starts. Each is in README.md (Configuration) and .env.example
+// too.
+import { secret, url } from '@web-foundation/foundation/env-checks';
 
 export interface ProductEnv {
   /** BACKEND_URL: the base URL of the product's backend. Required. */

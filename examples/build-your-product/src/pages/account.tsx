@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import { PageHead } from '../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { sessionCookieName, sessionUser } from '../server/session';
 
 interface AccountProps {

@@ -1,6 +1,6 @@
 import { startSpan } from '@sentry/nextjs';
 import type { GetServerSideProps } from 'next';
-import { PageHead } from '../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { backendUrl, database } from '../server/backend';
 
 interface HelloBackendProps {

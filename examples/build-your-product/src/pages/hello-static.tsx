@@ -1,5 +1,5 @@
 import type { GetStaticProps } from 'next';
-import { PageHead } from '../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 
 interface BuiltProps {
   builtAt: string;

@@ -1,6 +1,6 @@
 import type { GetServerSideProps } from 'next';
-import { PageHead } from '../components/PageHead';
-import { requestIdOf } from '../server/api';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
+import { requestIdOf } from '@web-foundation/foundation/api';
 
 interface HelloProps {
   greeting: string;

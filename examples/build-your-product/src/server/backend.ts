@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
-import { serverEnv } from '../config/env';
-import { onShutdown } from './shutdown.mts';
+import { serverEnv } from '@web-foundation/foundation/env';
+import { onShutdown } from '@web-foundation/foundation/shutdown';
 
 let pool: Pool | undefined;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextApiHandler } from 'next';
-import { sendJsonError } from './api';
+import { sendJsonError } from '@web-foundation/foundation/api';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serverEnv } from '../config/env';
+import { serverEnv } from '@web-foundation/foundation/env';
 
 export const sessionCookieName = 'session';
 /** 8 hours; signing in again starts a new session. */

@@ -1,22 +1,4 @@
-import { createHash } from 'node:crypto';
-import { serverEnv } from '../../../config/env';
-import { apiRoute, sendJson, sendJsonError } from '../../../server/api';
-
-// The body is read here as it arrived, byte for byte.
+export { default } from '@web-foundation/foundation/pages/api/diagnostics/body';
+// Next reads an API route's `config` from the route's own file. Not parsed by Next:
+// the route reads the body as it arrived, byte for byte.
 export const config = { api: { bodyParser: false } };
-
-/**
- * POST /api/diagnostics/body: the size and SHA-256 of the body this route received, so that operators can check that
- * bodies up to the server's limit reach the routes whole, through their load balancer too.
- */
-export default apiRoute(['POST'], async (req, res) => {
-  if (!serverEnv().enableDiagnostics) return sendJsonError(req, res, 404, 'No API route answers this path.');
-  const digest = createHash('sha256');
-  let bytes = 0;
-  // The server preload has refused any body larger than the limit before this route runs.
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    digest.update(chunk);
-  }
-  sendJson(res, 200, { bytes, sha256: digest.digest('hex') });
-});

@@ -1,7 +1,7 @@
 import type { GetServerSideProps } from 'next';
-import { PageHead } from '../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
-import { requestIdOf } from '../../server/api';
+import { requestIdOf } from '@web-foundation/foundation/api';
 
 interface Props {
   id: string;

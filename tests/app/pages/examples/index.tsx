@@ -1,6 +1,6 @@
 import Image from 'next/image';
 import Link from 'next/link';
-import { PageHead } from '../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 
 const examples = [
   { href: '/examples/42', label: 'A dynamic segment (/examples/[id], page data from getServerSideProps)' },

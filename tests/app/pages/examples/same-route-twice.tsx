@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { PageHead } from '../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 
 // Two links to one dynamic route: both prefetch /examples/[id], the case Next's route loader mishandles when the

@@ -1,5 +1,5 @@
 import Image from 'next/image';
-import { PageHead } from '../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 
 // An image whose address holds secrets, as a signed link to private storage does, as the page's largest paint: the

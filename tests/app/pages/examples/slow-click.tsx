@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PageHead } from '../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../components/ReferencePage';
 
 /** How long a click keeps the main thread: well past web-vitals' 40 ms, so the browser reports it as the page's INP. */

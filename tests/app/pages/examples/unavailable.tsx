@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import { ErrorScreen } from '../../components/ErrorScreen';
+import { ErrorScreen } from '@web-foundation/foundation/components/ErrorScreen';
 
 /** A status the spec has no text for (503): the error page shows its generic text. */
 export const getServerSideProps: GetServerSideProps = async ({ res }) => {

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { apiRoute, sendJson, sendJsonError } from '../../server/api';
+import { apiRoute, sendJson, sendJsonError } from '@web-foundation/foundation/api';
 import { backendUrl } from '../../server/backend';
 
 /** GET a URL with node:http: its status, and its body as text. */

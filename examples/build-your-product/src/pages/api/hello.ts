@@ -1,4 +1,4 @@
-import { apiRoute, sendJson } from '../../server/api';
+import { apiRoute, sendJson } from '@web-foundation/foundation/api';
 
 // GET /api/hello answers JSON; other methods get a JSON 405, and a thrown error a JSON 500 that Sentry receives.
 export default apiRoute(['GET', 'HEAD'], (req, res) => {

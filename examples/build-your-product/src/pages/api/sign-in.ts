@@ -1,4 +1,4 @@
-import { apiRoute } from '../../server/api';
+import { apiRoute } from '@web-foundation/foundation/api';
 import { sameOriginOnly } from '../../server/sameOrigin';
 import { newSession, setSessionCookie } from '../../server/session';
 import { verifyCredentials } from '../../server/users';

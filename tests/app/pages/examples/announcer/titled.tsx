@@ -1,4 +1,4 @@
-import { PageHead } from '../../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
 
 export default function Titled() {

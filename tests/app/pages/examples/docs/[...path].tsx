@@ -1,5 +1,5 @@
 import type { GetServerSideProps } from 'next';
-import { PageHead } from '../../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
 
 interface Props {

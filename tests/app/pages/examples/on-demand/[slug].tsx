@@ -1,8 +1,8 @@
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useRouter } from 'next/router';
-import { PageHead } from '../../../components/PageHead';
+import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
-import { acceptsSlug } from '../../../server/routing';
+import { acceptsSlug } from '@web-foundation/foundation/routing';
 
 interface Props {
   slug: string;

@@ -1,0 +1,28 @@
+// `npm run build`: Next's production build, then a standalone directory that runs on its own:
+// <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from './node-version.mjs';
+import { completeStandalone, preload, standaloneServerDir } from './standalone.mjs';
+
+requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
+const { fingerprintFile, sourceFingerprint } = await import('./build-identity.mts');
+
+const { distDirOf } = await import('../src/config/settings.mts');
+const distDir = distDirOf();
+// Resolved like any import, so that a copy of the app inside a project (the tests' app) uses its node_modules.
+const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
+// Taken before the build, so that an edit made while it runs counts as a change for `npm start`.
+const builtFrom = sourceFingerprint();
+const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
+if (status !== 0) process.exit(status ?? 1);
+if (builtFrom) writeFileSync(fingerprintFile(distDir), `${builtFrom}\n`);
+
+const standalone = standaloneServerDir(distDir);
+completeStandalone({ distDir, serverDir: standalone, repository: fileURLToPath(new URL('../../..', import.meta.url)) });
+console.log(`Standalone server ready in ${standalone}: node --import ./${preload} server.js`);

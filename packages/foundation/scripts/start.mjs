@@ -1,0 +1,58 @@
+// `npm start`: serve the production build (the standalone server), building it first when there is none or when the
+// sources changed since it was built.
+// PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from './node-version.mjs';
+import { preload } from './standalone.mjs';
+
+requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
+const { fingerprintFile, sourceFingerprint, startDecision } = await import('./build-identity.mts');
+
+const { distDirOf } = await import('../src/config/settings.mts');
+const distDir = distDirOf();
+const standalone = `${distDir}/standalone`;
+
+/** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */
+function builtAppDir() {
+  try {
+    return JSON.parse(readFileSync(`${distDir}/required-server-files.json`, 'utf8')).appDir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fingerprint packages/foundation/scripts/build.mjs recorded beside the build, or undefined. */
+function builtFrom() {
+  try {
+    return readFileSync(fingerprintFile(distDir), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+// A build of other sources is never served: after an edit, `npm start` builds again
+// (packages/foundation/scripts/build-identity.mts).
+const decision = startDecision({
+  built: existsSync(`${standalone}/server.js`),
+  builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
+  builtFrom: builtFrom(),
+  tree: sourceFingerprint(),
+});
+if (decision.action === 'build') {
+  console.log(decision.reason);
+  const { status } = spawnSync('node', [fileURLToPath(new URL('build.mjs', import.meta.url))], { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+// The preload refuses requests Next mishandles and drains on SIGTERM (packages/foundation/src/server/preload.mts).
+const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
+  cwd: standalone,
+  stdio: 'inherit',
+});
+// The server decides when to exit: pass the signal on and wait for it.
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,316 @@
+// Every setting the app reads from its environment, declared once: the variable, its default and its check. The
+// server reads its own at run time: the server preload reads them here before Next loads (so this is TypeScript Node
+// runs as it is, importing only such files), and the app's server code reads the same. What `next build` fixes into
+// the bundles (the browser's NEXT_PUBLIC_* values, the build id) is read here too, through literal expressions that
+// Next replaces, and so is what next.config.ts reads at build. README.md (Configuration) and .env.example list every
+// variable, and tests/unit/configuration-docs.test.ts holds the three together. The product's variables are
+// ./productEnv.ts's, composed with these by ./env.ts.
+import { EnvError, flag } from './envChecks.mts';
+import { reporting } from './specification.mts';
+
+type Env = Record<string, string | undefined>;
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** What `next build` fixed: the browser's settings, and what the server falls back on. */
+export interface BuildValues {
+  /** The build's release: SENTRY_RELEASE at build, else the build id (next.config.ts). */
+  release?: string;
+  /** The browser's variables as the build had them. */
+  dsn?: string;
+  environment?: string;
+  tracesSampleRate?: string;
+  /** The browser's alone: the server has its own (SENTRY_SPOTLIGHT, SENTRY_COLLECT_PII). */
+  spotlight?: string;
+  collectPersonalData?: string;
+}
+
+export interface Settings {
+  /** NEXT_DIST_DIR: where the build is. */
+  distDir: string;
+  /**
+   * HOSTNAME as the operator set it: the address to listen on
+   * (packages/foundation/src/server/preload/listenAddress.mts).
+   */
+  hostname: string;
+  /** LOG_LEVEL: the server log's level. */
+  logLevel: LogLevel;
+  /** SENTRY_LOG_LEVEL: log lines at this level and above also go to Sentry as logs. */
+  sentryLogLevel: LogLevel;
+  /** LOG_REQUESTS=1: one access-log line per answered request. */
+  logRequests: boolean;
+  /** SENTRY_DSN, else the browser's: where the server's reports go; none turns reporting off. */
+  dsn: string | undefined;
+  /** SENTRY_ENVIRONMENT, else the browser's, else the spec's. */
+  environment: string;
+  /** SENTRY_RELEASE, else the build's. */
+  release: string;
+  /** SENTRY_SPOTLIGHT: Spotlight's sidecar, `true` for its default address, or its URL (`npm run dev`). */
+  spotlight: string | boolean;
+  /**
+   * SENTRY_COLLECT_PII=1: the server's events, spans, log lines, access log and CSP forwards keep personal data. The
+   * server's one switch: the browser's (NEXT_PUBLIC_SENTRY_COLLECT_PII, fixed at build) is the browser's alone.
+   */
+  collectPersonalData: boolean;
+  /** SENTRY_TRACES_SAMPLE_RATE, else the browser's, else the spec's: the share of traces the server starts. */
+  tracesSampleRate: number;
+  /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, how long /api/ready answers 503 before the server stops accepting. */
+  drainMs: number;
+  /** SHUTDOWN_TIMEOUT_SECONDS: then how long in-flight requests may run. */
+  timeoutMs: number;
+  /** SHUTDOWN_HOOK_TIMEOUT_SECONDS: then how long each onShutdown hook may run. */
+  hookTimeoutMs: number;
+  /** ENABLE_DIAGNOSTICS=1 serves /diagnostics and /api/diagnostics/* (errors raised on purpose). */
+  enableDiagnostics: boolean;
+  /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
+  revalidateSecret: string | undefined;
+}
+
+/** A level variable's value; throws the sentence that says what to set instead. */
+export function logLevel(name: string, value: string | undefined, fallback: LogLevel): LogLevel {
+  const trimmed = value?.trim().toLowerCase();
+  if (!trimmed) return fallback;
+  const level = logLevels.find((known) => known === trimmed);
+  if (level) return level;
+  throw new EnvError(
+    `${name} must be one of ${logLevels.join(', ')} (got ${JSON.stringify(value)}); unset it to use the default ${fallback}.`,
+  );
+}
+
+/** A duration in seconds, as milliseconds. */
+function secondsAsMs(name: string, value: string | undefined, fallback: number): number {
+  const text = value?.trim();
+  const seconds = text ? Number(text) : fallback;
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new EnvError(
+      `${name} must be a number of seconds, 0 or more (got ${JSON.stringify(value)}); unset it to use the default ${fallback}.`,
+    );
+  }
+  return seconds * 1000;
+}
+
+/** A Sentry DSN; undefined when unset. */
+export function sentryDsn(name: string, value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new EnvError(
+      `${name} is not a URL (got ${JSON.stringify(trimmed)}); copy the DSN from Sentry's project settings.`,
+    );
+  }
+  if (!/^https?:$/.test(url.protocol) || !url.username || !/^\/(?:.*\/)?\d+$/.test(url.pathname)) {
+    throw new EnvError(`${name} is not a Sentry DSN (expected https://<key>@<host>/<project id>).`);
+  }
+  return trimmed;
+}
+
+/** A sample rate from 0 to 1; undefined when unset, so that the spec's rate stands. */
+export function sampleRate(name: string, value: string | undefined): number | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  // Decimal only: Number() would also take '0x1', '0b1' and 'Infinity'.
+  const rate = /^(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) {
+    throw new EnvError(
+      `${name} must be a number from 0 to 1, e.g. 0.1 to keep one trace in ten (got ${JSON.stringify(trimmed)}); unset it to keep every trace.`,
+    );
+  }
+  return rate;
+}
+
+/** Spotlight's sidecar: off, on at its default address, or its URL. */
+export function spotlight(value: string | undefined): string | boolean {
+  if (!value || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  return value;
+}
+
+/** Long enough not to be guessed: it lets anyone who holds it make the server regenerate pages. */
+const minRevalidateSecretLength = 32;
+
+function revalidateSecret(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < minRevalidateSecretLength) {
+    throw new EnvError(
+      `REVALIDATE_SECRET must be at least ${minRevalidateSecretLength} characters (e.g. \`openssl rand -hex 32\`); unset it to turn POST /api/revalidate off.`,
+    );
+  }
+  return value;
+}
+
+/** Every setting from one environment; throws an EnvError that names the variable and what to set. */
+export function parseSettings(env: Env, build: BuildValues = {}): Settings {
+  return {
+    distDir: distDirOf(env),
+    hostname: env.HOSTNAME?.trim() ?? '',
+    logLevel: logLevel('LOG_LEVEL', env.LOG_LEVEL, 'info'),
+    sentryLogLevel: logLevel('SENTRY_LOG_LEVEL', env.SENTRY_LOG_LEVEL, 'warn'),
+    logRequests: flag('LOG_REQUESTS', env.LOG_REQUESTS),
+    dsn:
+      sentryDsn('SENTRY_DSN', env.SENTRY_DSN) ??
+      sentryDsn('NEXT_PUBLIC_SENTRY_DSN', env.NEXT_PUBLIC_SENTRY_DSN ?? build.dsn),
+    environment:
+      env.SENTRY_ENVIRONMENT?.trim() ||
+      (env.NEXT_PUBLIC_SENTRY_ENVIRONMENT ?? build.environment)?.trim() ||
+      reporting.defaultEnvironment,
+    release: env.SENTRY_RELEASE?.trim() || build.release || 'unknown',
+    spotlight: spotlight(env.SENTRY_SPOTLIGHT),
+    collectPersonalData: flag('SENTRY_COLLECT_PII', env.SENTRY_COLLECT_PII),
+    tracesSampleRate:
+      sampleRate('SENTRY_TRACES_SAMPLE_RATE', env.SENTRY_TRACES_SAMPLE_RATE) ??
+      sampleRate(
+        'NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE',
+        env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE ?? build.tracesSampleRate,
+      ) ??
+      reporting.tracesSampleRate,
+    drainMs: secondsAsMs('SHUTDOWN_DRAIN_SECONDS', env.SHUTDOWN_DRAIN_SECONDS, 5),
+    timeoutMs: secondsAsMs('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
+    hookTimeoutMs: secondsAsMs('SHUTDOWN_HOOK_TIMEOUT_SECONDS', env.SHUTDOWN_HOOK_TIMEOUT_SECONDS, 5),
+    enableDiagnostics: flag('ENABLE_DIAGNOSTICS', env.ENABLE_DIAGNOSTICS),
+    revalidateSecret: revalidateSecret(env.REVALIDATE_SECRET),
+  };
+}
+
+/** NEXT_DIST_DIR, or Next's default: where the build is, for the scripts that need nothing else. */
+export function distDirOf(env: Env = process.env): string {
+  return env.NEXT_DIST_DIR?.trim() || '.next';
+}
+
+/**
+ * What the build fixed, as the app's bundles read it: Next replaces each of these literal expressions with its value
+ * at build time (APP_RELEASE through next.config.ts's `env`), in the browser's bundle as in the server's, so they must
+ * stay literal. Outside the bundle (next.config.ts, the preload) they read the environment instead: the build's own,
+ * and at run time, where the preload takes the release from the build's files.
+ */
+export function inlinedBuildValues(): BuildValues {
+  return {
+    release: process.env.APP_RELEASE,
+    dsn: process.env.NEXT_PUBLIC_SENTRY_DSN,
+    environment: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT,
+    tracesSampleRate: process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE,
+    spotlight: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+    collectPersonalData: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
+  };
+}
+
+/** What the browser's reporter starts with; the server's reporter takes the same fields of its own settings. */
+export type BrowserSettings = Pick<
+  Settings,
+  'dsn' | 'environment' | 'release' | 'spotlight' | 'collectPersonalData' | 'tracesSampleRate'
+>;
+
+/**
+ * The browser's settings, from the values `next build` inlined. next.config.ts reads them at build time too, so that a
+ * wrong value (a sample rate of 2) stops the build instead of the browser's reporting.
+ */
+export function browserSettings(build: BuildValues = inlinedBuildValues()): BrowserSettings {
+  return {
+    dsn: sentryDsn('NEXT_PUBLIC_SENTRY_DSN', build.dsn),
+    environment: build.environment?.trim() || reporting.defaultEnvironment,
+    release: build.release || 'unknown',
+    spotlight: spotlight(build.spotlight),
+    collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', build.collectPersonalData),
+    tracesSampleRate:
+      sampleRate('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', build.tracesSampleRate) ?? reporting.tracesSampleRate,
+  };
+}
+
+/** The build this code belongs to: BUILD_ID or the git commit it was built from (next.config.ts `env`, inlined). */
+export const buildId = (): string => process.env.APP_BUILD_ID ?? 'unknown';
+
+/** Where the build is, relative to the directory the server runs in (next.config.ts `env`, inlined). */
+export const builtDistDir = (): string => process.env.APP_DIST_DIR ?? '.next';
+
+/** The deployment id Next's skew protection compares, which Next inlines (the build id); none in `next dev`. */
+export const deploymentId = (): string | undefined => process.env.NEXT_DEPLOYMENT_ID || undefined;
+
+/** Whether this process is `next build`, which sets NEXT_PHASE for the code it loads. */
+export const runningNextBuild = (): boolean => process.env.NEXT_PHASE === 'phase-production-build';
+
+/** What `next build` (next.config.ts) reads of its environment. */
+export interface BuildSettings {
+  /** BUILD_ID as set (next.config.ts checks it); unset, the git tree names the build. */
+  buildId: string | undefined;
+  /** NEXT_DIST_DIR: where the build goes. */
+  distDir: string;
+  /** SENTRY_RELEASE at build; unset, the build id. */
+  release: string | undefined;
+  /** SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN: all three set, the build uploads its source maps. */
+  sentry: { org: string | undefined; project: string | undefined; authToken: string | undefined };
+  uploadSourceMaps: boolean;
+}
+
+export function buildSettings(env: Env = process.env): BuildSettings {
+  const sentry = { org: env.SENTRY_ORG, project: env.SENTRY_PROJECT, authToken: env.SENTRY_AUTH_TOKEN };
+  return {
+    buildId: env.BUILD_ID?.trim() || undefined,
+    distDir: distDirOf(env),
+    release: env.SENTRY_RELEASE?.trim() || undefined,
+    sentry,
+    uploadSourceMaps: Boolean(sentry.org && sentry.project && sentry.authToken),
+  };
+}
+
+/**
+ * What the security headers (packages/foundation/src/config/security.ts) are made of; next.config.ts reads it at build
+ * and in next dev.
+ */
+export interface SecuritySettings {
+  /**
+   * HSTS_MAX_AGE: Strict-Transport-Security's max-age in seconds, on requests that arrived over HTTPS; 0 turns it off.
+   */
+  hstsMaxAgeSeconds: number;
+  /** NEXT_PUBLIC_SENTRY_DSN: its origin is the only other place the page may connect to. */
+  browserDsn: string | undefined;
+  /** NEXT_PUBLIC_SENTRY_SPOTLIGHT: Spotlight's sidecar URL in development. */
+  spotlight: string | undefined;
+}
+
+/** A year: browsers keep to HTTPS that long after a visit. */
+const defaultHstsMaxAgeSeconds = 31_536_000;
+
+function hstsMaxAge(value: string | undefined): number {
+  const text = value?.trim();
+  const seconds = text ? Number(text) : defaultHstsMaxAgeSeconds;
+  if (!Number.isInteger(seconds) || seconds < 0) {
+    throw new EnvError(
+      `HSTS_MAX_AGE must be a whole number of seconds, 0 to turn HSTS off (got ${JSON.stringify(value)}); unset it to use the default ${defaultHstsMaxAgeSeconds}.`,
+    );
+  }
+  return seconds;
+}
+
+export function securitySettings(env: Env = process.env): SecuritySettings {
+  return {
+    hstsMaxAgeSeconds: hstsMaxAge(env.HSTS_MAX_AGE),
+    browserDsn: sentryDsn('NEXT_PUBLIC_SENTRY_DSN', env.NEXT_PUBLIC_SENTRY_DSN),
+    spotlight: env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
+  };
+}
+
+/** The environment the process runs with, for ./env.ts's checks of the variables not yet declared here. */
+export const processEnvironment = (): Env => process.env;
+
+let parsed: Settings | undefined;
+/** The server's settings as the app's bundle reads them, parsed once. */
+export function serverSettings(): Settings {
+  parsed ??= parseSettings(process.env, inlinedBuildValues());
+  return parsed;
+}
+
+/** The server's settings as the preload reads them: the build's values come from its files there. */
+export function preloadSettings(build: BuildValues): Settings {
+  return parseSettings(process.env, build);
+}
+
+/**
+ * What the preload tells Next through the environment, which Next reads when it starts: NEXT_MANUAL_SIG_HANDLE leaves
+ * SIGTERM to the preload's drain, and HOSTNAME is the name Next gives its own origin.
+ */
+export function tellNext(values: { NEXT_MANUAL_SIG_HANDLE?: 'true'; HOSTNAME?: string }): void {
+  Object.assign(process.env, values);
+}

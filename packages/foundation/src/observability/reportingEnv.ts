@@ -1,0 +1,17 @@
+// What each runtime's reporter is started with: the server's from its settings, read at run time, the browser's from
+// its build (packages/foundation/src/config/settings.mts, browserSettings).
+import { serverSettings, type BrowserSettings, type Settings } from '../config/settings.mts';
+
+/** What a runtime's reporter is started with: the same fields for the server and the browser. */
+export type ReportingEnv = BrowserSettings;
+
+/** The server's reporting environment, from its settings (packages/foundation/src/config/settings.mts). */
+export function serverReportingEnv(settings: Settings = serverSettings()): ReportingEnv {
+  const { dsn, environment, release, spotlight, collectPersonalData, tracesSampleRate } = settings;
+  return { dsn, environment, release, spotlight, collectPersonalData, tracesSampleRate };
+}
+
+/** Whether anything receives reports: a DSN, or Spotlight in development. Without either, a runtime starts no SDK. */
+export function reportingOn(env: ReportingEnv): boolean {
+  return Boolean(env.dsn || env.spotlight);
+}
