@@ -15,6 +15,8 @@ ENV BUILD_ID=$BUILD_ID NEXT_PUBLIC_SENTRY_DSN=$NEXT_PUBLIC_SENTRY_DSN \
     NEXT_PUBLIC_SENTRY_ENVIRONMENT=$NEXT_PUBLIC_SENTRY_ENVIRONMENT SENTRY_RELEASE=$SENTRY_RELEASE \
     NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
+# The foundation's package is a workspace of the app: npm links it, and installs its dependencies, from its manifest.
+COPY packages/foundation/package.json packages/foundation/
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
