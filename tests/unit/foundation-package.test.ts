@@ -1,0 +1,51 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The foundation is one package (packages/foundation) and the apps use it only through what its `exports` name: a
+// private file may move without a word in its CHANGELOG.md, so an app that reached into one would break on an update.
+
+const foundation = 'packages/foundation';
+const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+const { name, exports, peerDependencies } = manifest(foundation) as {
+  name: string;
+  exports: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+
+/** The files of the app and of the apps the tests build (the reference pages, the guide's files). */
+function appFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|mts|mjs)$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+const apps = [...['src', 'tests/app', 'examples/build-your-product'].flatMap(appFiles), 'next.config.ts'];
+
+/** Every module an app's file imports or re-exports. */
+const specifiers = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^'"]*?['"]([^'"]+)['"]/gm)].map(([, s]) => s!);
+
+describe('the foundation package', () => {
+  it('names an existing file for each of its exports', () => {
+    const missing = Object.values(exports).filter((target) => !existsSync(join(foundation, target)));
+    expect(Object.keys(exports).length).toBeGreaterThan(10);
+    expect(missing).toEqual([]);
+  });
+
+  it('is used by the apps only through its exports, never by a path into its files', () => {
+    const imports = apps.flatMap((file) => specifiers(file).map((specifier) => ({ file, specifier })));
+    expect(imports.some(({ specifier }) => specifier.startsWith(`${name}/`))).toBe(true);
+    const deep = imports.filter(
+      ({ specifier }) =>
+        specifier.includes(`${foundation}/`) ||
+        (specifier.startsWith(`${name}/`) && !(`.${specifier.slice(name.length)}` in exports)),
+    );
+    expect(deep.map(({ file, specifier }) => `${file}: ${specifier}`)).toEqual([]);
+  });
+
+  it('takes next, React and the Sentry SDK at the versions the app pins, so that npm installs one copy of each', () => {
+    const { dependencies } = manifest('.') as { dependencies: Record<string, string> };
+    expect(Object.keys(peerDependencies)).toEqual(expect.arrayContaining(['next', 'react', '@sentry/nextjs']));
+    for (const [peer, version] of Object.entries(peerDependencies)) expect(dependencies[peer], peer).toBe(version);
+  });
+});
