@@ -2,10 +2,10 @@
 // together. Next holds a request's body in memory for the proxy, whole, before any route runs; past its limit it drops
 // the rest and passes the route what it kept, and it answers nothing until the body has ended (docs/architecture.md,
 // "Request bodies"). So a larger body is refused here, unread.
-import diagnosticsChannel from 'node:diagnostics_channel';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
+import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /** A refused body's JSON error, in the API routes' form (src/server/api.ts): only API routes take bodies. */
 export interface BodyRefusal {
@@ -69,15 +69,6 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, { status, 
 }
 
 /**
- * The SDK's mark of a request it has taken in (`@sentry/core`, server-subscription.js): a marked request passes its
- * wrapper of the server's emit untouched. A request with a body is marked when it starts, before that wrapper runs,
- * and unmarked when its body is whole. Were the mark renamed, the SDK would trace every request as it arrives again;
- * tests/e2e/connection-bounds.spec.ts counts what 200 aborts send and would fail.
- */
-const sdkHandled = Symbol.for('sentry_http_server_instrumented');
-type Marked = IncomingMessage & { [sdkHandled]?: boolean };
-
-/**
  * A request with a body reaches the SDK and Next once the body has arrived whole, counted as it comes: past the limit
  * it gets 413 at once, past what all bodies together may hold 503, and a client that goes away mid-body costs nothing
  * more (Next would have read the body itself, rendered its error page for the aborted read and reported it; the SDK
@@ -87,12 +78,9 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
   let heldBytes = 0;
   /** Requests whose body has arrived whole and that go on to Next unchecked. */
   const whole = new WeakSet<IncomingMessage>();
-  diagnosticsChannel.subscribe('http.server.request.start', (message) => {
-    const { request } = message as { request: Marked };
-    if (hasBody(request.headers)) request[sdkHandled] = true;
-  });
+  hideFromSdk((req) => hasBody(req.headers));
 
-  function hold(server: Server, req: Marked, res: ServerResponse): true {
+  function hold(server: Server, req: IncomingMessage, res: ServerResponse): true {
     const chunks: Buffer[] = [];
     let bytes = 0;
     let refused = false;
@@ -114,7 +102,7 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
       req.push = push;
       res.once('close', release);
       // Through the server's own emit again, which the SDK wraps: it starts the request's trace now.
-      delete req[sdkHandled];
+      showToSdk(req);
       whole.add(req);
       server.emit('request', req, res);
       for (const chunk of chunks) push.call(req, chunk);
