@@ -2,6 +2,7 @@
 // sends itself.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Refusal } from './requests.mts';
 
@@ -9,6 +10,12 @@ import type { Refusal } from './requests.mts';
 const drainedBodyBytes = 1024 * 1024;
 /** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
 const refusedBodyLingerMs = 5000;
+
+/** Stops reading a connection for good: Node's parser resumes reading after each request and each read of a body. */
+function stopReading(socket: Socket): void {
+  socket.pause();
+  socket.resume = () => socket;
+}
 
 /**
  * After an answer that says `Connection: close`, the connection closes as RFC 9112 §9.6 asks: the server's side ends
@@ -21,9 +28,9 @@ export function closeAfterAnswer(req: IncomingMessage): void {
   if (socket.destroyed) return;
   // Node would destroy the socket as soon as the answer is written (resOnFinish); ending it keeps the read side open.
   socket.destroySoon = () => socket.end();
-  // read(0) takes the body over from Node, which would otherwise read all of it to drop it (req._dump()).
+  // Node would otherwise read all of the body to drop it (req._dump()).
   const chunked = req.headers['transfer-encoding'] !== undefined;
-  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) req.read(0);
+  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) stopReading(socket);
   const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
   socket.once('close', () => clearTimeout(cutOff));
   req.once('end', () => socket.end());
