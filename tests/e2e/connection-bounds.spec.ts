@@ -4,11 +4,13 @@ import { startInstance, type Instance } from '../support/cluster';
 import {
   abortMidBody,
   healthMs,
+  healthOnNewConnection,
   holdBodies,
   postFrom,
   probeHealth,
   processUse,
   resetPeak,
+  silentConnections,
   upgradeCycles,
 } from '../support/floods';
 import { rawRequest } from '../support/raw-http';
@@ -28,6 +30,11 @@ const floodRssBoundMb = 200;
  * counted; any request on a loaded 2-core machine can take a second.
  */
 const healthDuringFloodMs = 3000;
+/**
+ * How long a silent connection may live: the server closes it after 3 s; Node's own headers timeout, the bound before,
+ * is 10 s; the rest is a loaded machine's slack.
+ */
+const silentConnectionBoundMs = 8000;
 const host = '127.0.0.1';
 
 test.describe.configure({ mode: 'serial' });
@@ -189,4 +196,29 @@ test("one client holding as many bodies as it may leaves room for another client
   });
   expect(other).toBe(200);
   expect(stillHeld).toBe(share);
+});
+
+test('6,000 silent connections from one client are closed within seconds; a new connection is answered', async () => {
+  test.setTimeout(120_000);
+  const before = processUse(app.pid);
+  const started = performance.now();
+  const silent = await silentConnections(app.port, host, { count: 6000 });
+  const openedMs = performance.now() - started;
+  expect(silent.failed(), 'the test process could not open 6,000 sockets: raise its open-file limit').toBe(0);
+  // Past maxConnections (4,096 here) the server closes new connections at once: /api/health is locked out until the
+  // silent ones are closed.
+  await expect.poll(() => healthOnNewConnection(app.port, host), { timeout: 60_000, intervals: [200] }).toBe(200);
+  const lockoutMs = performance.now() - started - openedMs;
+  await expect.poll(() => silent.lifetimesMs().length, { timeout: 60_000 }).toBe(6000);
+  const longestMs = Math.max(...silent.lifetimesMs());
+  await silent.release();
+  test.info().annotations.push({
+    type: 'silent connections',
+    description:
+      `6,000 opened in ${openedMs.toFixed(0)} ms; the longest lived ${longestMs.toFixed(0)} ms; /api/health on a ` +
+      `new connection answered ${lockoutMs.toFixed(0)} ms after they were open`,
+  });
+  expect(longestMs).toBeLessThan(silentConnectionBoundMs);
+  expect(lockoutMs).toBeLessThan(silentConnectionBoundMs);
+  await expect.poll(() => processUse(app.pid).fds, { timeout: 10_000 }).toBeLessThanOrEqual(before.fds + fdSlack);
 });

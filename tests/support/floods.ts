@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import { rawRequest } from './raw-http.ts';
 
 /** A process's open file descriptors, resident memory and its peak (MB). */
 export function processUse(pid: number): { fds: number; rssMb: number; peakMb: number } {
@@ -190,6 +191,57 @@ export async function holdBodies(
     closed: () => closed,
     release: () => closeAll(sockets),
   };
+}
+
+export interface SilentConnections {
+  /** How long each connection the server has closed lived, in ms, from its connect to its close. */
+  lifetimesMs(): number[];
+  /** Connections that could not be opened (the client's own limits). */
+  failed(): number;
+  /** Closes every connection still open. */
+  release(): Promise<void>;
+}
+
+/** `count` connections that say nothing, opened `concurrency` at a time. Resolves once each has connected or failed. */
+export async function silentConnections(
+  port: number,
+  host: string,
+  { count, concurrency = 200 }: { count: number; concurrency?: number },
+): Promise<SilentConnections> {
+  const sockets: Socket[] = [];
+  const lifetimes: number[] = [];
+  let failed = 0;
+  await inParallel(
+    count,
+    concurrency,
+    () =>
+      new Promise<void>((opened) => {
+        const socket = connect(port, host, () => {
+          const connected = performance.now();
+          socket.once('close', () => lifetimes.push(performance.now() - connected));
+          opened();
+        });
+        sockets.push(socket);
+        // Whatever the server says (Node answers 408 when it times a connection out) is read and dropped, so that its
+        // close is seen.
+        socket.resume();
+        socket.on('error', () => {
+          if (socket.connecting) failed++;
+          opened();
+        });
+      }),
+  );
+  return {
+    lifetimesMs: () => [...lifetimes],
+    failed: () => failed,
+    release: () => closeAll(sockets),
+  };
+}
+
+/** `GET /api/health`'s status on a connection of its own, or 0 when the connection was closed or gave no answer. */
+export async function healthOnNewConnection(port: number, host: string): Promise<number> {
+  const request = `GET /api/health HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
+  return (await rawRequest(port, host, request, 2000).catch(() => ({ status: 0 }))).status;
 }
 
 /** POSTs `body` from the client address `localAddress` (another loopback address is another client); its status. */

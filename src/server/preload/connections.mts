@@ -10,6 +10,8 @@ import type { Refusal } from './requests.mts';
 const drainedBodyBytes = 1024 * 1024;
 /** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
 const refusedBodyLingerMs = 5000;
+/** How long a new connection may stay silent: clients, and proxies, send their request as soon as they connect. */
+const firstByteMs = 3000;
 
 /** Stops reading a connection for good: Node's parser resumes reading after each request and each read of a body. */
 function stopReading(socket: Socket): void {
@@ -77,8 +79,18 @@ function openFileLimit(): number {
  */
 export function boundConnections(server: Server): void {
   server.headersTimeout = 10_000;
-  // Node checks these every 30 s, so a request that has not arrived whole is cut off 30 to 60 s after it began.
   server.requestTimeout = 30_000;
+  // Node checks the two above on a sweep, every 30 s by default, so a request could take 30 s more than they allow.
+  // An option of createServer (Next creates the server), read from the server when it starts listening.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;
+  // A connection that has said nothing is closed before the headers' timeout: until then it takes a place among
+  // maxConnections, and one client opening thousands locked everyone else out.
+  server.on('connection', (socket: Socket) => {
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, firstByteMs).unref();
+    socket.once('close', () => clearTimeout(silent));
+  });
   // A socket silent both ways for 2 minutes is closed, an answer in progress included.
   server.setTimeout(120_000, (socket) => socket.destroy());
   server.maxRequestsPerSocket = 1000;
