@@ -36,6 +36,8 @@ const healthDuringFloodMs = 3000;
  */
 const silentConnectionBoundMs = 8000;
 const host = '127.0.0.1';
+const statusLines = (answer: { headers: string; body: string }) =>
+  `${answer.headers}\r\n\r\n${answer.body}`.match(/^HTTP\/1\.1 \d{3}/gm) ?? [];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -221,4 +223,38 @@ test('6,000 silent connections from one client are closed within seconds; a new 
   expect(longestMs).toBeLessThan(silentConnectionBoundMs);
   expect(lockoutMs).toBeLessThan(silentConnectionBoundMs);
   await expect.poll(() => processUse(app.pid).fds, { timeout: 10_000 }).toBeLessThanOrEqual(before.fds + fdSlack);
+});
+
+test('a request pipelined behind a refused one is neither run, nor answered, nor traced', async ({ ingest, token }) => {
+  const { buildId } = await app.health();
+  const tooLarge = 'x'.repeat(maxRequestBodyBytes + 1);
+  const refused: [string, string][] = [
+    ['405', `TRACE / HTTP/1.1\r\nHost: ${host}\r\n\r\n`],
+    ['405', `POST /_next/static/a.js HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 1\r\n\r\nx`],
+    [
+      '413',
+      `POST /api/diagnostics/body HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${tooLarge.length}\r\n\r\n${tooLarge}`,
+    ],
+  ];
+  // A page of a fallback route no one has asked for: run, it would be generated and stored.
+  const pageData = (index: number) => `/_next/data/${buildId}/examples/on-demand/${token}-${index}.json`;
+  for (const [index, [status, request]] of refused.entries()) {
+    const pipelined = `GET ${pageData(index)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    // rawRequest resolves once the server has closed the connection, and fails after 5 s otherwise.
+    const answer = await rawRequest(app.port, host, request + pipelined);
+    expect(statusLines(answer)).toEqual([`HTTP/1.1 ${status}`]);
+  }
+  // A request that did reach a route marks the end of what the instance sends for the pipelined ones.
+  const requestId = crypto.randomUUID();
+  const traced = ingest.waitForTransaction((event) => event.tags?.request_id === requestId);
+  expect((await fetch(`${app.origin}/api/health`, { headers: { 'x-request-id': requestId } })).status).toBe(200);
+  await traced;
+  const sent = (await ingest.items()).filter((item) => JSON.stringify(item).includes(token));
+  expect(sent.map((item) => item.type)).toEqual([]);
+  // Never generated: the first request that asks for it makes it.
+  for (const index of refused.keys()) {
+    const response = await fetch(`${app.origin}${pageData(index)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-nextjs-cache')).toBe('MISS');
+  }
 });

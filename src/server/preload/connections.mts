@@ -13,10 +13,25 @@ const refusedBodyLingerMs = 5000;
 /** How long a new connection may stay silent: clients, and proxies, send their request as soon as they connect. */
 const firstByteMs = 3000;
 
+/** Connections the preload has refused a request on: nothing they carry after it is served. */
+const refusedConnections = new WeakSet<Socket>();
+
+/** Whether a request arrived behind one the preload refused on its connection (the client pipelined it). */
+export const followsRefusal = (req: IncomingMessage): boolean => refusedConnections.has(req.socket);
+
 /** Stops reading a connection for good: Node's parser resumes reading after each request and each read of a body. */
 function stopReading(socket: Socket): void {
   socket.pause();
   socket.resume = () => socket;
+}
+
+/**
+ * Drops a request that follows a refusal on its connection, neither run nor answered, and stops reading the
+ * connection: it closes after the refusal's answer (closeAfterAnswer), so nothing more it carries is for anyone.
+ */
+export function dropAfterRefusal(req: IncomingMessage): true {
+  stopReading(req.socket);
+  return true;
 }
 
 /**
@@ -28,6 +43,7 @@ function stopReading(socket: Socket): void {
 export function closeAfterAnswer(req: IncomingMessage): void {
   const { socket } = req;
   if (socket.destroyed) return;
+  refusedConnections.add(socket);
   // Node would destroy the socket as soon as the answer is written (resOnFinish); ending it keeps the read side open.
   socket.destroySoon = () => socket.end();
   // Node would otherwise read all of the body to drop it (req._dump()).
