@@ -25,6 +25,9 @@ function resolveBuildId(): string {
   return fromTree;
 }
 
+/** Largest the image optimiser's disk cache grows (its oldest conversions go first): docs/reliability-and-security.md. */
+const imageCacheBytes = 100 * 1024 * 1024;
+
 /** Values, not strings: Next writes each as JSON into the bundle. */
 const sentryBuildFlags = {
   __SENTRY_DEBUG__: false,
@@ -100,6 +103,9 @@ function config(phase: string): NextConfig {
       imageSizes: [...images.imageSizes],
       minimumCacheTTL: images.minimumCacheTTL,
       formats: [...images.formats],
+      // Next keeps converted images on disk up to half the free disk unless bounded; the preload lets through only
+      // the build's own images, each in one spelling (src/server/preload/requests.mts), and this bounds the rest.
+      maximumDiskCacheSize: imageCacheBytes,
     },
   };
 }

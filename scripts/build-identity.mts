@@ -26,14 +26,17 @@ export function buildIdOf({ commit, changes }: SourceState): string {
 
 /**
  * The tree's state from git: the diff against HEAD (binary-safe) and each untracked, not ignored file with its content.
- * Undefined outside a git checkout.
+ * The whole tree's, from whichever of its folders it is asked (the tests build their app in a folder below the root,
+ * where `git ls-files --others` would see only that folder's files). Undefined outside a git checkout.
  */
-export function sourceState(cwd = process.cwd()): SourceState | undefined {
+export function sourceState(from = process.cwd()): SourceState | undefined {
+  let cwd = from;
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
   let commit: string;
   try {
     commit = git('rev-parse', 'HEAD').toString().trim();
+    cwd = git('rev-parse', '--show-toplevel').toString().trim();
   } catch {
     return undefined;
   }

@@ -47,6 +47,13 @@ export const pageCacheDisk = Symbol.for('app.pageCache.disk');
 /** The Redis connection: opened by src/server/pageCache.ts, read by src/server/pageCacheStatus.ts (/api/ready). */
 export const pageCacheRedis = Symbol.for('app.pageCache.redis');
 
+/**
+ * The writes of the on-demand revalidation running in an async context (an AsyncLocalStorage): made by the first copy
+ * of src/server/revalidationWrites.ts to run; POST /api/revalidate runs in it, and src/server/pageCache.ts records
+ * in it.
+ */
+export const revalidationWrites = Symbol.for('app.revalidationWrites');
+
 interface ProcessGlobals {
   [draining]?: boolean;
   [flushReports]?: (timeoutMs: number) => Promise<unknown>;
@@ -57,6 +64,7 @@ interface ProcessGlobals {
   [cacheSpan]?: unknown;
   [pageCacheDisk]?: unknown;
   [pageCacheRedis]?: unknown;
+  [revalidationWrites]?: unknown;
 }
 
 /** globalThis, typed with the keys above. */

@@ -5,7 +5,7 @@ import { reporting } from '../config/specification.mts';
 import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
 import { dataCollection } from './privacy/dataCollection';
-import { redactedBreadcrumb, redactedSpan } from './privacy/events';
+import { redactedBreadcrumb, redactedMetric, redactedSpan } from './privacy/events';
 
 /**
  * Not-found answers are not transactions worth reporting (spec §8): any transaction whose response was 404.
@@ -40,7 +40,11 @@ function sharedOptions(env: ReportingEnv) {
     // Spans as a transaction carries them (`traceLifecycle: 'static'`); a callback of the other shape is never called.
     ...(env.collectPersonalData
       ? {}
-      : { beforeBreadcrumb: redactedBreadcrumb, beforeSendSpan: withStaticSpan(redactedSpan) }),
+      : {
+          beforeBreadcrumb: redactedBreadcrumb,
+          beforeSendSpan: withStaticSpan(redactedSpan),
+          beforeSendMetric: redactedMetric,
+        }),
     ignoreSpans: ignoredSpans,
     beforeSend: reportableEvent,
   };

@@ -19,10 +19,9 @@ import {
   lockKey,
   maxEntryChars,
   pageKey,
-  type PrerenderManifest,
-  seedCacheControl,
   type StoredEntry,
 } from './pageCacheEntry';
+import { recordPageCacheWrite } from './revalidationWrites';
 import { serverEnv } from '../config/env';
 import { runningNextBuild } from '../config/settings.mts';
 import type { RedisTopology } from '../config/redis';
@@ -228,7 +227,6 @@ interface SharedRedis {
   client: Client;
   tls: boolean;
   prefix: string;
-  prerenderManifest: PrerenderManifest;
   ownCopy: Map<string, OwnCopy>;
   ownCopyChars: number;
   warned: boolean;
@@ -255,7 +253,6 @@ function connectSharedRedis(topology: RedisTopology, namespace: string, distDir:
     client: clientFor(topology),
     tls: topology.kind === 'single' && topology.url.startsWith('rediss://'),
     prefix: keyPrefix(namespace, readFileSync(join(distDir, 'BUILD_ID'), 'utf8').trim()),
-    prerenderManifest: JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')) as PrerenderManifest,
     /** Entries written while Redis was unavailable, with their sizes, read until it is back; the oldest go first. */
     ownCopy: new Map(),
     ownCopyChars: 0,
@@ -479,7 +476,7 @@ export default class PageCacheHandler {
 
   constructor(ctx: CacheHandlerContext) {
     this.redis = redisFor(ctx);
-    // Without Redis: Next's own cache. With it: the build's prerendered pages, read once per build into Redis.
+    // Without Redis: Next's own cache. With it: the build's fallback shells, read once per build into Redis.
     this.files = new FileSystemCache(this.redis ? { ...ctx, flushToDisk: false, maxMemoryCacheSize: 0 } : ctx);
     // The build writes its own pages where they belong; a running server's, without Redis, are bounded.
     this.serverDistDir = ctx.dev || runningNextBuild() ? undefined : ctx.serverDistDir;
@@ -506,7 +503,7 @@ export default class PageCacheHandler {
       text = await call(redis, (client) => client.get(pageKey(redis.prefix, key)));
     } catch (error) {
       if (!(error instanceof ErrorReply)) {
-        return { entry: redis.ownCopy.get(key)?.entry ?? (await this.files.get(key, ctx)) };
+        return { entry: redis.ownCopy.get(key)?.entry ?? (await this.#buildCopy(key, ctx)) };
       }
       text = error.message;
     }
@@ -532,8 +529,17 @@ export default class PageCacheHandler {
   }
 
   /**
-   * A page the build prerendered, written to Redis: once per build (unless an instance already wrote that page: then
-   * that one is served), or over a value that is no page. Without one, Next renders the page and calls set().
+   * The build's copy of an entry, when it is sure to be current: a fallback route's shell, which nothing regenerates.
+   * A page's copy is not: it may have been revalidated since, and its key evicted or expired. Without one, Next
+   * renders the page afresh and calls set().
+   */
+  async #buildCopy(key: string, ctx: CallContext): Promise<StoredEntry | null> {
+    return ctx.isFallback ? this.files.get(key, ctx) : null;
+  }
+
+  /**
+   * A fallback route's shell from the build, written to Redis: once per build (unless an instance already wrote it:
+   * then that one is served), or over a value that is no entry.
    */
   async #seed(
     redis: SharedRedis,
@@ -541,12 +547,11 @@ export default class PageCacheHandler {
     ctx: CallContext,
     { overwrite }: { overwrite: boolean },
   ): Promise<StoredEntry | null> {
-    const found = await this.files.get(key, ctx);
-    if (!found) return null;
-    const seed = { ...found, cacheControl: found.cacheControl ?? seedCacheControl(redis.prerenderManifest, key) };
+    const seed = await this.#buildCopy(key, ctx);
+    if (!seed) return null;
     const text = encodeEntry(seed);
     const seconds = String(keySeconds(seed.cacheControl));
-    // Unless overwriting a value that is no page, an instance that wrote the page first wins (NX), and it is served.
+    // Unless overwriting a value that is no entry, an instance that wrote the shell first wins (NX), and it is served.
     const command: Command = overwrite
       ? ['SET', pageKey(redis.prefix, key), text, 'EX', seconds]
       : ['SET', pageKey(redis.prefix, key), text, 'NX', 'GET', 'EX', seconds];
@@ -558,6 +563,7 @@ export default class PageCacheHandler {
   }
 
   async set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void> {
+    recordPageCacheWrite();
     const redis = this.redis;
     if (!redis) {
       await this.files.set(key, data, ctx);

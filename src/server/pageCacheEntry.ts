@@ -14,11 +14,6 @@ export interface StoredEntry {
   cacheControl?: CacheControl | undefined;
 }
 
-/** The part of Next's prerender-manifest.json the cache reads. */
-export interface PrerenderManifest {
-  routes?: Record<string, { initialRevalidateSeconds: number | false; initialExpireSeconds?: number }>;
-}
-
 /** Bumped when the stored shape changes, so that a new version reads an old one as a miss, not as garbage. */
 const FORMAT = 1;
 
@@ -140,20 +135,4 @@ export function keySeconds(cacheControl: CacheControl | undefined): number {
 export function isStale(entry: StoredEntry, now: number): boolean {
   const revalidate = entry.cacheControl?.revalidate;
   return typeof revalidate === 'number' && now - entry.lastModified > revalidate * 1000;
-}
-
-/**
- * The lifetime the build gave a prerendered page (Next's prerender-manifest.json), for an entry read from the build:
- * Next's filesystem cache returns those without it. Next's key ends in `/$<page path>` (route-cache-key.js).
- */
-export function seedCacheControl(
-  prerenderManifest: PrerenderManifest | undefined,
-  key: string,
-): CacheControl | undefined {
-  const marker = key.indexOf('/$/');
-  if (marker === -1) return undefined;
-  const pagePath = key.slice(marker + 2);
-  const route = prerenderManifest?.routes?.[pagePath === '/index' ? '/' : pagePath.replace(/^\/index\//, '/')];
-  if (!route) return undefined;
-  return { revalidate: route.initialRevalidateSeconds, expire: route.initialExpireSeconds };
 }

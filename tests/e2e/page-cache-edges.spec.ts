@@ -1,7 +1,17 @@
+import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
 import { copyOfBuild, startExpectingExit } from '../support/cluster';
 import { e2eDistDir } from '../support/e2e-env.mts';
-import { generatedPath, member, revalidate, served, stopAll, type Member } from '../support/page-cache';
+import {
+  generatedPath,
+  member,
+  memberWith,
+  revalidate,
+  served,
+  servedData,
+  stopAll,
+  type Member,
+} from '../support/page-cache';
 import { startRedis, type Redis } from '../support/redis';
 import { expect, test } from './fixtures';
 
@@ -151,6 +161,30 @@ test.describe('two instances on one Redis', () => {
       await stopAll([staging]);
     }
   });
+
+  test('a revalidated page whose key Redis evicted or expired is rendered afresh, never the build’s older copy', async () => {
+    const [a, b] = members.map((m) => m.instance) as [Member['instance'], Member['instance']];
+    expect((await revalidate(a.origin, { path: generatedPath })).status).toBe(200);
+    const revalidated = await served(a.origin);
+    const built = /data-testid="generated-at">([^<]+)</.exec(
+      readFileSync(`${e2eDistDir}/server/pages${generatedPath}.html`, 'utf8'),
+    )?.[1];
+    expect(revalidated.generatedAt! > built!).toBe(true);
+    for (const [instance, forget] of [
+      [a, (key: string) => redis.command('DEL', key)],
+      [b, (key: string) => redis.command('PEXPIRE', key, '1')],
+    ] as const) {
+      const keys = (await redis.command('KEYS', `production:*$${generatedPath}}`)) as string[];
+      expect(keys).toHaveLength(1);
+      await forget(keys[0]!);
+      await expect.poll(() => redis.command('EXISTS', keys[0]!)).toBe(0);
+      // Its page data first, as a client-side navigation reads it; then the page, from the entry that read wrote.
+      const data = await servedData(instance);
+      const page = await served(instance.origin);
+      expect(data.generatedAt! >= revalidated.generatedAt!, `data ${data.generatedAt}`).toBe(true);
+      expect(page.generatedAt, 'page').toBe(data.generatedAt);
+    }
+  });
 });
 
 test('a REDIS_URL the client cannot use stops start-up with one sentence that names it and not its password', async () => {
@@ -169,5 +203,26 @@ test('a REDIS_URL the client cannot use stops start-up with one sentence that na
     expect(output).not.toContain('hunter2');
   } finally {
     copy.remove();
+  }
+});
+
+test('a revalidation that arrives while a regeneration of the page runs is answered with a render of its own', async () => {
+  test.setTimeout(60_000);
+  // Its stale copy takes 3 s to regenerate, and reads its data (the time) as it starts.
+  const path = '/examples/slow-regeneration';
+  const alone = await memberWith({});
+  try {
+    const { origin } = alone.instance;
+    // Once its copy is a second old, a visit gets it stale and starts its regeneration.
+    await expect.poll(async () => (await served(origin, path)).cache).toBe('STALE');
+    // Well inside the regeneration's 3 s, and after it has read its data even on a loaded machine.
+    await new Promise((done) => setTimeout(done, 1000));
+    const updated = new Date().toISOString();
+    const answer = await revalidate(origin, { path });
+    expect(answer.status).toBe(200);
+    const page = await served(origin, path);
+    expect(page.generatedAt! >= updated, `read at ${page.generatedAt}, revalidated at ${updated}`).toBe(true);
+  } finally {
+    await stopAll([alone]);
   }
 });

@@ -499,6 +499,33 @@ test('with personal data off, a slow click: its INP span, sent on its own, carri
   await expectNowhere([email!, accessToken!], ingest, server);
 });
 
+// Issue 44: the browser SDK puts the address of the page's largest paint on the page load (`lcp.url`), under a name
+// no list of URL attributes had. An image whose address holds a signature and a token, as a storage link does.
+test("with personal data off, the largest paint's image address: lcp.url is there, its secrets are not", async ({
+  page,
+  ingest,
+  server,
+}) => {
+  const path = '/examples/signed-image';
+  const sent = ingest.waitForTransaction(
+    (t) =>
+      t.contexts?.trace?.op === 'pageload' && String(t.contexts.trace.data?.['url.full']) === `${server.origin}${path}`,
+  );
+  await page.goto(`${server.origin}${path}`);
+  const source = new URL(
+    (await page.getByRole('img', { name: 'A blue gradient' }).getAttribute('src'))!,
+    server.origin,
+  );
+  const secrets = ['X-Amz-Signature', 'token'].map((key) => source.searchParams.get(key)!);
+  expect(secrets.every(Boolean)).toBe(true);
+  const lcpUrl = new URL(String((await sent).contexts?.trace?.data?.['lcp.url']));
+  // Kept: which image it was, and the query's plain keys (`X-Amz-Signature` is not one: capitals together).
+  expect(lcpUrl.pathname).toBe('/hero.png');
+  expect(lcpUrl.searchParams.get('token')).toBe('');
+  expect(lcpUrl.searchParams.has('X-Amz-Signature')).toBe(false);
+  await expectNowhere(secrets, ingest, server);
+});
+
 /** Waits for the replay event of the error's session, and its first recording. */
 async function waitForReplayOf(ingest: IngestClient, error: ErrorEvent): Promise<Event> {
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;

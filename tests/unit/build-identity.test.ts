@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,19 @@ describe('sourceFingerprint of a git tree', () => {
     expect(added).not.toBe(edited);
     writeFileSync(join(dir, 'new.ts'), 'newer');
     expect(sourceFingerprint(dir)).not.toBe(added);
+  });
+
+  it('is the same from a folder below the root, untracked files anywhere in the tree included (issue 45)', () => {
+    const below = join(dir, 'build', 'app');
+    mkdirSync(below, { recursive: true });
+    writeFileSync(join(below, 'copy.ts'), 'ignored by the tree');
+    writeFileSync(join(dir, '.gitignore'), 'build/\n');
+    writeFileSync(join(dir, 'uncommitted-page.ts'), 'a page not yet committed');
+    const fromRoot = sourceFingerprint(dir);
+    expect(fromRoot).toMatch(/-dirty-/);
+    expect(sourceFingerprint(below)).toBe(fromRoot);
+    writeFileSync(join(dir, 'uncommitted-page.ts'), 'edited');
+    expect(sourceFingerprint(below)).not.toBe(fromRoot);
   });
 });
 

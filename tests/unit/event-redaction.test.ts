@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Breadcrumb, Client, Event, ReplayEvent, SpanJSON } from '@sentry/core';
 import type { ReplayFrameEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
 import {
   redactedBreadcrumb,
+  redactedMetric,
   redactedSpan,
   urlRedaction,
   withoutPageQuery,
@@ -234,5 +237,114 @@ describe('redactedSpan (beforeSendSpan): spans, the standalone INP span included
       'url.path': '//h/x',
       'http.target': 'HTTP://h/x?email=',
     });
+  });
+});
+
+// Issue 44: the browser SDK put the page's largest paint's address on the page load under names no list had
+// (`lcp.url`, `browser.web_vital.lcp.url`, `ui.element.url`). The names come from the installed SDK itself: every
+// attribute key its builds and its conventions' registry (@sentry/conventions) spell that says URL, URI or referrer.
+describe('every attribute the installed SDK names as a URL', () => {
+  const sentryDir = 'node_modules/@sentry';
+  const sdkVersion = (JSON.parse(readFileSync(`${sentryDir}/nextjs/package.json`, 'utf8')) as { version: string })
+    .version;
+  /** The SDK's packages at the app's version (not the older copies that tools bring), and the attribute registry. */
+  const packages = readdirSync(sentryDir).filter((name) => {
+    const { version } = JSON.parse(readFileSync(`${sentryDir}/${name}/package.json`, 'utf8')) as { version: string };
+    return version === sdkVersion || name === 'conventions';
+  });
+  const sources = packages.flatMap((name) =>
+    readdirSync(`${sentryDir}/${name}`, { recursive: true, withFileTypes: true })
+      // Not the packages' own node_modules: older copies of the SDK that a tool brings.
+      .filter(
+        (entry) =>
+          entry.isFile() &&
+          /\.m?js$/.test(entry.name) &&
+          !entry.parentPath.includes('/node_modules/', sentryDir.length),
+      )
+      .map((entry) => join(entry.parentPath, entry.name)),
+  );
+  /** A quoted attribute key (lowercase words joined by dots), not a file name. */
+  const attributeKey = /["'`]([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)["'`]/g;
+  /** Says URL, URI or referrer anywhere, or is a URL's fragment or query on its own. */
+  const urlLike = /ur[il]|href|referr?er|\.(?:fragment|query)$/;
+  // The one the SDK spells from a header's name.
+  const keys = new Set<string>(['http.request.header.referer']);
+  for (const file of sources) {
+    for (const [, key] of readFileSync(file, 'utf8').matchAll(attributeKey)) {
+      if (urlLike.test(key!) && !/\.(?:c|m)?js$|\.map$|\.json$/.test(key!)) keys.add(key!);
+    }
+  }
+  const urlKeys = [...keys].sort();
+  const secretUrl = 'https://user:hunter2@cdn.example/avatar.png?X-Amz-Signature=alice&token=bob#access_token=carol';
+
+  it("finds the SDK's URL attributes, the web vitals' and the fragment's among them", () => {
+    expect(packages).toEqual(expect.arrayContaining(['browser', 'browser-utils', 'core', 'nextjs', 'node']));
+    expect(urlKeys).toEqual(
+      expect.arrayContaining([
+        'lcp.url',
+        'browser.web_vital.lcp.url',
+        'ui.element.url',
+        'url.full',
+        'url.fragment',
+        'http.url',
+        'http.fragment',
+      ]),
+    );
+  });
+
+  it('redacts each in a span (beforeSendSpan), a transaction and its spans, a breadcrumb and a metric', () => {
+    for (const key of urlKeys) {
+      const data = () => ({ [key]: secretUrl, 'sentry.op': 'pageload' });
+      const span = redactedSpan({ span_id: 'a', trace_id: 't', start_timestamp: 1, status: 'ok', data: data() });
+      const event = process({
+        type: 'transaction',
+        contexts: { trace: { trace_id: 't', span_id: 's', data: data() } },
+        spans: [{ span_id: 'a', trace_id: 't', start_timestamp: 0, status: 'ok', data: data() }],
+      });
+      const breadcrumb = redactedBreadcrumb({ category: 'http', data: data() });
+      const metric = redactedMetric({
+        name: 'ui.element.render_time',
+        type: 'distribution',
+        value: 1,
+        attributes: data(),
+      });
+      for (const [where, value] of Object.entries({ span, event, breadcrumb, metric })) {
+        const text = JSON.stringify(value);
+        for (const secret of ['hunter2', 'alice', 'bob', 'carol'])
+          expect(text, `${key} in a ${where}`).not.toContain(secret);
+        expect(text, `${key} in a ${where}: the rest stays`).toContain('pageload');
+      }
+    }
+  });
+
+  it("keeps what a URL attribute says that no one's secret is", () => {
+    const span = redactedSpan({
+      span_id: 'a',
+      trace_id: 't',
+      start_timestamp: 1,
+      status: 'ok',
+      data: { 'lcp.url': secretUrl, 'browser.web_vital.lcp.url': secretUrl, 'url.fragment': 'access_token=carol' },
+    });
+    expect(span.data).toEqual({
+      'lcp.url': 'https://cdn.example/avatar.png?token=',
+      'browser.web_vital.lcp.url': 'https://cdn.example/avatar.png?token=',
+    });
+  });
+
+  it("a server request's breadcrumb: its fragment and query fields go, whatever the SDK names them", () => {
+    const breadcrumb = redactedBreadcrumb({
+      category: 'http',
+      type: 'http',
+      data: {
+        url: 'http://backend.example/greeting',
+        'http.method': 'GET',
+        status_code: 200,
+        'url.query': 'email=alice',
+        'url.fragment': 'access_token=carol',
+        'http.query': 'email=alice',
+        'http.fragment': 'access_token=carol',
+      },
+    });
+    expect(breadcrumb.data).toEqual({ url: 'http://backend.example/greeting', 'http.method': 'GET', status_code: 200 });
   });
 });

@@ -15,9 +15,9 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-  seedCacheControl,
 } from '../../src/server/pageCacheEntry';
 import { keyNamespace, parseRedisUrl } from '../../src/config/redis';
+import { recordPageCacheWrite, renderedItself } from '../../src/server/revalidationWrites';
 import { startRedis, type Redis } from '../support/redis';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
@@ -104,23 +104,16 @@ describe('page cache entries', () => {
     expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' })).toBeUndefined();
     expect(keyNamespace({ SENTRY_ENVIRONMENT: 'x'.repeat(65) })).toBeUndefined();
   });
+});
 
-  it('take a prerendered page’s lifetime from the prerender manifest', () => {
-    const manifest = {
-      routes: {
-        '/examples/generated': { initialRevalidateSeconds: 60, initialExpireSeconds: 31_536_000 },
-        '/': { initialRevalidateSeconds: false as const },
-      },
-    };
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/examples/generated')).toEqual({
-      revalidate: 60,
-      expire: 31_536_000,
-    });
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/index')).toEqual({
-      revalidate: false,
-      expire: undefined,
-    });
-    expect(seedCacheControl(manifest, '/route-cache/PAGES/abc/$/examples/other')).toBeUndefined();
+describe("a revalidation's own render", () => {
+  it('is told from one it joined by where the page cache was written from', async () => {
+    // A regeneration that started before the revalidation: Next hands the revalidation its promise.
+    const running = new Promise<void>((done) => setTimeout(() => (recordPageCacheWrite(), done()), 10));
+    expect(await renderedItself(() => running)).toBe(false);
+    // Its own render: Next schedules the write on a later tick (its batcher), in the revalidation's context.
+    const own = () => new Promise<void>((done) => process.nextTick(() => (recordPageCacheWrite(), done())));
+    expect(await renderedItself(own)).toBe(true);
   });
 });
 

@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   assetRefusal,
+  builtImages,
   isServableImageSource,
   requestRefusal,
   requestTarget,
@@ -59,23 +63,58 @@ describe('requestRefusal', () => {
 });
 
 describe('isServableImageSource', () => {
-  it('takes a plain local path', () => {
-    expect(isServableImageSource('/_next/image?url=%2Fimages%2Fhero.png&w=640&q=75')).toBe(true);
+  const built = new Set(['/hero.png', '/_next/static/media/hero.17fzx-3tcg06n.png']);
+  const servable = (source: string) => isServableImageSource(`/_next/image?url=${source}&w=640&q=75`, built);
+
+  it("takes an image of the build as a page names it: public/'s or static media's", () => {
+    expect(servable('%2Fhero.png')).toBe(true);
+    expect(servable('%2F_next%2Fstatic%2Fmedia%2Fhero.17fzx-3tcg06n.png')).toBe(true);
   });
 
-  it('leaves an external or missing source to Next, which answers 400 itself', () => {
-    expect(isServableImageSource('/_next/image?url=https%3A%2F%2Fexample.com%2Fa.png&w=640&q=75')).toBe(true);
-    expect(isServableImageSource('/_next/image?w=640&q=75')).toBe(true);
+  it('leaves an external, protocol-relative or missing source to Next, which answers 400 itself', () => {
+    expect(servable('https%3A%2F%2Fexample.com%2Fa.png')).toBe(true);
+    expect(servable('%2F%2Fevil.example%2Fa.png')).toBe(true);
+    expect(isServableImageSource('/_next/image?w=640&q=75', built)).toBe(true);
   });
 
-  it('refuses a protocol-relative, backslashed, dot-segment or undecodable source', () => {
+  it('refuses any other spelling of an image, and any local path that is not one: a page, page data, a redirect', () => {
     for (const source of [
-      '%2F%2Fevil.example%2Fa.png',
-      '%2F%5Cevil.example',
-      '%2Fimages%2F..%2Fsecret.png',
+      '%2Fhero.png%23v1',
+      '%2Fhero.png%3Fv%3D1',
+      '%2F%2568ero.png',
+      '%2Fhero.png%2F',
+      '%2FHERO.PNG',
+      '%2Fimages%2F..%2Fhero.png',
+      '%2F%5Chero.png',
       '%2F%25E0%25A4%25A',
+      '%2Fnope.png',
+      '%2Frobots.txt',
+      '%2Fexamples%2Fmoved',
+      '%2F_next%2Fdata%2Fb%2Fexamples%2Fgenerated.json',
     ]) {
-      expect(isServableImageSource(`/_next/image?url=${source}&w=640&q=75`), source).toBe(false);
+      expect(servable(source), source).toBe(false);
+    }
+  });
+});
+
+describe('builtImages', () => {
+  it("lists public/'s images and the build's static media as a page names them, and nothing else", () => {
+    const root = mkdtempSync(join(tmpdir(), 'images-'));
+    try {
+      for (const file of ['public/hero.png', 'public/icons/a.webp', 'public/robots.txt', 'dist/static/media/b.jpg']) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), '');
+      }
+      mkdirSync(join(root, 'dist/static/media'), { recursive: true });
+      writeFileSync(join(root, 'dist/static/media/worker.js'), '');
+      expect([...builtImages(root, 'dist')].sort()).toEqual([
+        '/_next/static/media/b.jpg',
+        '/hero.png',
+        '/icons/a.webp',
+      ]);
+      expect(builtImages(join(root, 'missing'), 'dist').size).toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
@@ -87,9 +126,10 @@ describe('assetRefusal', () => {
     expect(assetRefusal('DELETE', '/_next/image?url=%2Fa.png&w=64&q=75')).toEqual(readOnly);
   });
 
-  it('answers an image source the optimiser cannot serve 400, and lets the rest through', () => {
-    expect(assetRefusal('GET', '/_next/image?url=%2F%2Fevil.example%2Fa.png&w=64&q=75')?.status).toBe(400);
-    expect(assetRefusal('GET', '/_next/image?url=%2Fa.png&w=64&q=75')).toBeUndefined();
+  it('answers an image source that is not an image of the build 400, and lets the rest through', () => {
+    const built = () => new Set(['/a.png']);
+    expect(assetRefusal('GET', '/_next/image?url=%2Fa.png%2F&w=64&q=75', built)?.status).toBe(400);
+    expect(assetRefusal('GET', '/_next/image?url=%2Fa.png&w=64&q=75', built)).toBeUndefined();
     expect(assetRefusal('POST', '/api/echo')).toBeUndefined();
     expect(assetRefusal('HEAD', '/_next/static/chunks/main.js')).toBeUndefined();
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appSpanOp, pageCarriesRequestTrace } from '../../src/observability/server/nextSpans';
-import { cachedPages } from '../../src/server/cachedPages';
+import { appSpanOp } from '../../src/observability/server/nextSpans';
 import { matchedRoute, routeTransactionName } from '../../src/observability/server/transactionNames';
 
 describe('transaction names on the server', () => {
@@ -43,38 +42,5 @@ describe("Next's spans", () => {
       expect(appSpanOp(typed(type))).toBeUndefined();
     }
     expect(appSpanOp(undefined)).toBeUndefined();
-  });
-});
-
-describe('pageCarriesRequestTrace (issue 36: a cached page carries no one trace)', () => {
-  const pages = cachedPages({
-    routes: { '/examples/generated': {}, '/examples/on-demand/first': {} },
-    dynamicRoutes: {
-      '/examples/on-demand/[slug]': { routeRegex: '^/examples/on\\-demand/([^/]+?)(?:/)?$', fallback: null },
-    },
-  });
-
-  it('a page the build caches (ISR, a fallback route, static) carries none', () => {
-    for (const url of [
-      'http://localhost:3000/examples/generated',
-      'http://localhost:3000/examples/generated?x=1',
-      'http://localhost:3000/examples/on-demand/first',
-      'http://localhost:3000/examples/on-demand/made-up',
-      // The first request for a fallback page's data generates its HTML as well.
-      'http://localhost:3000/_next/data/build-1/examples/on-demand/made-up.json',
-    ]) {
-      expect(pageCarriesRequestTrace(url, pages), url).toBe(false);
-    }
-  });
-
-  it("a server-rendered page carries its request's", () => {
-    expect(pageCarriesRequestTrace('http://localhost:3000/examples/42', pages)).toBe(true);
-    expect(pageCarriesRequestTrace('/diagnostics/ssr-error', pages)).toBe(true);
-    // `next dev` keeps no manifest: every page is rendered per request there.
-    expect(pageCarriesRequestTrace('/examples/generated', undefined)).toBe(true);
-  });
-
-  it('without the request (a regeneration Next runs on its own) nothing is written', () => {
-    expect(pageCarriesRequestTrace(undefined, pages)).toBe(false);
   });
 });

@@ -2,33 +2,47 @@
 // (`urlQueryParams: false` in dataCollection.ts: url.full, url.query, request.url and query_string on the server,
 // fetch, XHR and resource spans in the browser). It copies others as they are: the page's address and the Referer,
 // user-info in an absolute-form request target, fragments, span names, breadcrumbs and replays. Those go through
-// redactedUrl here (urls.mts), field by field, never by a walk over every string of an event.
-import type { Breadcrumb, Event, Integration, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
+// redactedUrl here (urls.mts), field by field (an attribute's by its name), never by a walk over every string of an
+// event.
+import type { Breadcrumb, Event, Integration, Metric, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
 import { redactedUrl, redactedUrlsIn } from './urls.mts';
 
 /** The header both runtimes keep (harmlessHeaders in dataCollection.ts), as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;
 
 /**
- * Attributes that hold a URL or a request target the SDK copies as it is: the server's `url.path` is the raw target
- * (`//user:pw@h/x`); a web vital's span is named after the page, fragment included.
+ * A field whose name says it holds a URL: `url`, `url.full`, `url.path`, `http.url`, `lcp.url`,
+ * `browser.web_vital.lcp.url`, `ui.element.url`, `mcp.resource.uri`, `http.request.header.referer`, `blockedURL`. Found
+ * by its name, not from a list, so that a name an SDK upgrade adds is covered.
  */
-const urlAttributes = [
-  'url.full',
-  'url.path',
-  'http.target',
-  'sentry.transaction',
-  'sentry.segment.name',
-  'transaction',
-];
+const urlNamed = /(?:^|[._-])(?:url|uri)|(?:url|uri|href|referr?er)(?:$|[._-])/i;
 
-/** A span's or a transaction's attributes that hold a URL, or part of one, the SDK does not redact itself. */
-function redactSpanData(data: Record<string, unknown>): void {
-  for (const key of urlAttributes) if (typeof data[key] === 'string') data[key] = redactedUrlsIn(data[key]);
-  // The fragment of a fetch or XHR URL (`#access_token=…`), on its own.
-  delete data['url.fragment'];
-  const referer = data['http.request.header.referer'];
-  if (Array.isArray(referer)) data['http.request.header.referer'] = referer.map(redactedUrl);
+/** A URL's fragment or query on its own (`url.fragment`, `http.fragment`, `http.query`): nothing in it is a name. */
+const urlPartNamed = /(?:^|[._-])(?:fragment|query)$/i;
+
+/** Fields that hold a request target or a URL without saying so: the server's raw target (`//user:pw@h/x`). */
+const unnamedUrls = ['http.target'];
+
+/** Fields that hold a name with a URL in it: a web vital's span is named after the page, fragment included. */
+const urlNames = ['sentry.transaction', 'sentry.segment.name', 'transaction'];
+
+/**
+ * Every URL in a span's attributes, a breadcrumb's data or a metric's attributes the SDK does not redact itself, and
+ * those of `unnamed` (names a caller knows hold one): each string value, or each string of an array value.
+ */
+function redactUrlFields(data: Record<string, unknown>, unnamed: readonly string[] = []): void {
+  for (const key in data) {
+    const value = data[key];
+    if (urlPartNamed.test(key)) delete data[key];
+    else if (urlNamed.test(key) || unnamedUrls.includes(key) || unnamed.includes(key)) data[key] = redactedValue(value);
+    else if (urlNames.includes(key) && typeof value === 'string') data[key] = redactedUrlsIn(value);
+  }
+}
+
+function redactedValue(value: unknown): unknown {
+  if (typeof value === 'string') return redactedUrl(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactedUrl(item) : item));
+  return value;
 }
 
 function redactEvent(event: Event): Event {
@@ -44,11 +58,11 @@ function redactEvent(event: Event): Event {
   const nextjs = event.contexts?.nextjs;
   if (typeof nextjs?.request_path === 'string') nextjs.request_path = redactedUrl(nextjs.request_path);
   const traceData = event.contexts?.trace?.data;
-  if (traceData) redactSpanData(traceData);
+  if (traceData) redactUrlFields(traceData);
   // Browser spans of the page's own requests are named after the URL (a navigation's document, a resource).
   for (const span of event.spans ?? []) {
     if (span.description) span.description = redactedUrlsIn(span.description);
-    if (span.data) redactSpanData(span.data);
+    if (span.data) redactUrlFields(span.data);
   }
   // A replay's list of the pages it saw.
   const replay = event as Partial<ReplayEvent>;
@@ -68,25 +82,36 @@ export const urlRedaction: Integration = {
  */
 export function redactedSpan(span: SpanJSON): SpanJSON {
   if (span.description) span.description = redactedUrlsIn(span.description);
-  if (span.data) redactSpanData(span.data);
+  if (span.data) redactUrlFields(span.data);
   return span;
 }
 
 /**
  * The `beforeBreadcrumb` of every runtime while personal data is off: navigations (`from`, `to`), fetch, XHR and HTTP
- * requests (`url`) and console lines, which may quote a URL. Replay records breadcrumbs after this runs.
+ * requests (`url`, and on the server the fragment on its own) and console lines, which may quote a URL. Replay records
+ * breadcrumbs after this runs.
  */
 export function redactedBreadcrumb(breadcrumb: Breadcrumb): Breadcrumb {
   if (breadcrumb.message) breadcrumb.message = redactedUrlsIn(breadcrumb.message);
   const data = breadcrumb.data;
   if (!data) return breadcrumb;
-  for (const key of ['url', 'from', 'to']) if (typeof data[key] === 'string') data[key] = redactedUrl(data[key]);
+  // A navigation's pages (`from`, `to`); a request's `url` and its fragment (`url.fragment`) are found by their names.
+  redactUrlFields(data, ['from', 'to']);
   if (Array.isArray(data.arguments)) {
     data.arguments = data.arguments.map((argument: unknown) =>
       typeof argument === 'string' ? redactedUrlsIn(argument) : argument,
     );
   }
   return breadcrumb;
+}
+
+/**
+ * The `beforeSendMetric` of every runtime while personal data is off: a metric's attributes may name a URL too
+ * (`ui.element.url`, from the browser's element timing).
+ */
+export function redactedMetric(metric: Metric): Metric {
+  if (metric.attributes) redactUrlFields(metric.attributes);
+  return metric;
 }
 
 /** Attributes a page load or navigation starts with that the SDK names itself. */

@@ -3,8 +3,8 @@
 // per route module loaded at start-up) and runs its whole pipeline per request: the server's main cost under load
 // (docs/performance.md). The server runs without it (`enableOpenTelemetrySetup: false`) and registers this small
 // provider instead. It turns only the spans of the app's own time into Sentry spans under the request's transaction,
-// answers every other span of Next's with a no-op, and hands the trace to Next's `clientTraceMetadata` so that the
-// page's meta tags carry it to the browser.
+// answers every other span of Next's with a no-op, and hands the trace to Next's `clientTraceMetadata` so that a
+// server-rendered page's meta tags carry it to the browser.
 import {
   INVALID_SPAN_CONTEXT,
   propagation,
@@ -15,10 +15,7 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import { spanIsSampled } from '@sentry/core';
-import { getActiveSpan, getIsolationScope, getTraceData, startSpanManual, type Span } from '@sentry/nextjs';
-import { isCachedPage, pagesOfBuild, type CachedPages } from '../../server/cachedPages';
-import { pageOfData } from '../../server/routing';
+import { getActiveSpan, getRootSpan, getTraceData, startSpanManual, type Span } from '@sentry/nextjs';
 
 /** Next's span types (its `next.span_type` attribute) that measure the app's own code, and the op each becomes. */
 export const appSpanOps: Readonly<Record<string, string>> = {
@@ -69,6 +66,17 @@ function asOtelSpan(span: Span): OtelSpan {
 
 type ActiveSpanCallback = (span: OtelSpan) => unknown;
 
+/**
+ * The requests (their root spans) whose render ran getServerSideProps: a page that is its request's alone. Any other
+ * render may be stored and served to every visitor (ISR, a fallback route's page, a static one), and it may run inside
+ * any request: the image optimizer's for a local source, the revalidation webhook's, one whose `Host` or
+ * `X-Forwarded-Host` names another path. With the rendering request's trace in it, one request (`sentry-trace: …-0`,
+ * `baggage: sentry-environment=…`) would set every visitor's trace, drop their page loads and name another environment
+ * and release. So only a render Next ran getServerSideProps for, sampled or not, carries the trace; every other page
+ * carries none, and each browser starts a trace of its own.
+ */
+const serverRendered = new WeakSet<Span>();
+
 const tracer: Tracer = {
   startSpan: () => noopSpan,
   // Next calls startActiveSpan(name, options, fn) and ends the span itself.
@@ -77,10 +85,14 @@ const tracer: Tracer = {
     const options = (rest.length > 1 ? rest[0] : undefined) as SpanOptions | undefined;
     const op = appSpanOp(options);
     if (!op) return fn(noopSpan);
-    // Only under a request's sampled transaction (the SDK's HTTP server span): never a transaction of its own, and
-    // nothing for an unsampled request, whose trace still propagates from the request's own (unsampled) span.
     const parent = getActiveSpan();
-    if (!parent || !spanIsSampled(parent)) return fn(noopSpan);
+    if (parent && options?.attributes?.['next.span_type'] === 'Render.getServerSideProps') {
+      serverRendered.add(getRootSpan(parent));
+    }
+    // Only under a request's sampled transaction (the SDK's HTTP server span) that has not ended: never a transaction
+    // of its own, and nothing for an unsampled request, whose trace still propagates from the request's own (unsampled)
+    // span, or for one whose client left (its transaction is sent when the connection closes).
+    if (!parent?.isRecording()) return fn(noopSpan);
     return startSpanManual({ name, op, attributes: options?.attributes, onlyIfParent: true }, (span) =>
       fn(asOtelSpan(span)),
     );
@@ -88,33 +100,14 @@ const tracer: Tracer = {
 } as Tracer;
 
 /**
- * Whether the page rendered for this request URL may carry the request's trace. A page the build caches (ISR, a
- * fallback route's, a static one) is served to every visitor until it is regenerated: with the regenerating request's
- * trace in it, one request (`sentry-trace: …-0`, `baggage: sentry-environment=…`) would set every visitor's trace,
- * drop their page loads and name another environment and release. Such a page carries none, and each browser starts
- * a trace of its own. A server-rendered page is its request's alone, and continues its trace. Without the request's
- * URL (a regeneration Next runs on its own) nothing is written.
+ * Writes the active trace (sentry-trace, baggage) where Next asks, for a server-rendered page's meta tags; reads
+ * nothing. Next asks while it renders the document, in the render's own async context: the request's root span is the
+ * one getServerSideProps ran under, or the page is not server-rendered.
  */
-export function pageCarriesRequestTrace(requestUrl: string | undefined, pages: CachedPages | undefined): boolean {
-  if (requestUrl === undefined) return false;
-  if (!pages) return true;
-  let pathname: string;
-  try {
-    pathname = new URL(requestUrl, 'http://local').pathname;
-  } catch {
-    return false;
-  }
-  // A fallback route's page is generated by the first request for its data, which renders its HTML too.
-  return !isCachedPage(pageOfData(pathname) ?? pathname, pages);
-}
-
-/** The URL of the request being answered, as the SDK's HTTP integration recorded it. */
-const requestUrl = () => getIsolationScope().getScopeData().sdkProcessingMetadata.normalizedRequest?.url;
-
-/** Writes the active trace (sentry-trace, baggage) where Next asks, for the page's meta tags; reads nothing. */
 const traceMetaPropagator: TextMapPropagator = {
   inject(_context: Context, carrier, setter) {
-    if (!pageCarriesRequestTrace(requestUrl(), pagesOfBuild())) return;
+    const span = getActiveSpan();
+    if (!span || !serverRendered.has(getRootSpan(span))) return;
     for (const [key, value] of Object.entries(getTraceData())) if (value) setter.set(carrier, key, value);
   },
   extract: (context) => context,

@@ -62,6 +62,19 @@ const requestTransactions = Sentry.httpIntegration({
   },
 });
 
+/**
+ * One request, one transaction. A span that ends after its request's transaction was sent (the client left mid-render:
+ * the transaction ends when the connection closes, and the render, the page cache's writes and their Redis commands go
+ * on) is sent by the SDK as a transaction of its own, marked `sentry.parent_span_already_sent` (@sentry/core's
+ * deferSegmentSpanCapture). The app's own spans start only under an open transaction; this drops the rest, such as the
+ * SDK's Redis command spans.
+ */
+const orphanSpansDropped: Integration = {
+  name: 'OrphanSpansDropped',
+  processEvent: (event) =>
+    event.type === 'transaction' && event.contexts?.trace?.data?.['sentry.parent_span_already_sent'] ? null : event,
+};
+
 /** What the SDK adds to every event that says nothing about one request: errors keep it, transactions do without. */
 const errorContextOnly = new Set(['Context', 'Modules']);
 
@@ -90,6 +103,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
     integrations: (defaults) => [
       ...defaults.filter((i) => i.name !== 'Http').map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
       requestTransactions,
+      orphanSpansDropped,
       // The logger's lines at SENTRY_LOG_LEVEL and above, as Sentry logs linked to the active trace (SDK 11 has no
       // enableLogs switch: an integration that captures logs is the switch); never as events (errors are reported once,
       // by the SDK's own hooks).

@@ -4,6 +4,7 @@ import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
 import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
 import { pagesOfBuild } from '../../server/cachedPages';
 import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
+import { renderedItself } from '../../server/revalidationWrites';
 
 // The body is read here, bounded, so that malformed JSON gets this route's JSON 400 instead of Next's text.
 export const config = { api: { bodyParser: false } };
@@ -30,9 +31,13 @@ const revalidate = apiRoute(['POST'], async (req, res) => {
   const request = revalidationRequest(body, pages);
   if ('problem' in request) return sendJsonError(req, res, 400, request.problem);
   const failedWrites = failedPageCacheWrites();
+  let rendered: boolean;
   try {
-    // Next renders the page again in this instance and writes it to the page cache, which every instance reads.
-    await res.revalidate(request.path);
+    // Next renders the page again in this instance and writes it to the page cache, which every instance reads. It
+    // may join a regeneration of the page that started before this request, from the data before the update: once
+    // that one has ended, the page is rendered again.
+    const revalidation = () => res.revalidate(request.path);
+    rendered = (await renderedItself(revalidation)) || (await renderedItself(revalidation));
   } catch (error) {
     // Next's own words for what the page answered instead of a page (next-server.js revalidate()).
     const status = error instanceof Error ? Number(/Invalid response (\d{3})$/.exec(error.message)?.[1]) : NaN;
@@ -41,6 +46,15 @@ const revalidate = apiRoute(['POST'], async (req, res) => {
       return sendJsonError(req, res, 400, `${request.path} redirects: revalidate the path it redirects to.`);
     }
     throw error;
+  }
+  if (!rendered) {
+    res.setHeader('Retry-After', String(retryAfterSeconds));
+    return sendJsonError(
+      req,
+      res,
+      503,
+      `${request.path} was not regenerated: twice, a regeneration of it that had started earlier answered instead. Try again in ${retryAfterSeconds} seconds.`,
+    );
   }
   // The new page did not reach Redis (unavailable, or it refused the write): the other instances still serve the old
   // one, so this is not a success. The caller should try again.

@@ -1,5 +1,8 @@
 // Which requests the preload answers itself, before Next sees them, because Next 16 would mishandle them. Pure
 // decisions on the request line and headers; src/server/preload.mts sends the answers.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { distDirOf } from '../../config/settings.mts';
 import { hasDotSegment } from '../dotSegments.mts';
 
 /** A plain-text answer the preload sends instead of Next. */
@@ -53,24 +56,51 @@ export function requestRefusal(method: string, url: string, hosts: number): { re
 const isReadOnly = (target: string) =>
   target.startsWith('/_next/static/') || target === '/_next/image' || target.startsWith('/_next/image?');
 
-/** Whether the image optimiser's source (`/_next/image?url=…`) is one it can serve: it answers 500 to some others. */
-export function isServableImageSource(target: string): boolean {
+/** The kinds of image the optimiser converts (SVG only with dangerouslyAllowSVG, which is off). */
+const imageFile = /\.(?:avif|bmp|gif|ico|jpe?g|png|tiff?|webp)$/i;
+
+/**
+ * The local image sources of the build, as a page names them: the images of public/ and of <distDir>/static/media,
+ * under the running server's directory. Next reads public/ once at start too, so a file added later is not served.
+ */
+export function builtImages(root: string, distDir: string): Set<string> {
+  const under = (folder: string, prefix: string) =>
+    existsSync(folder)
+      ? readdirSync(folder, { recursive: true, encoding: 'utf8' })
+          .filter((file) => imageFile.test(file))
+          .map((file) => `${prefix}/${file.split(sep).join('/')}`)
+      : [];
+  return new Set([
+    ...under(join(root, 'public'), ''),
+    ...under(join(root, distDir, 'static', 'media'), '/_next/static/media'),
+  ]);
+}
+
+let images: ReadonlySet<string> | undefined;
+/** The running build's images, read on the first image request (the server has moved into its directory by then). */
+const imagesOfBuild = () => (images ??= builtImages(process.cwd(), distDirOf()));
+
+/**
+ * Whether the image optimiser's source (`/_next/image?url=…`) is an image of the build in its one spelling. Next
+ * renders any other local path inside the request (a page, page data, a redirect it answers 500 to), and caches each
+ * spelling of a file (`#v1`, percent-encoded) as an entry of its own.
+ */
+export function isServableImageSource(target: string, builtImages: ReadonlySet<string>): boolean {
   const source = new URL(target, 'http://local').searchParams.get('url');
-  if (source === null || !source.startsWith('/')) return true; // an external or missing URL: Next answers 400 itself
-  try {
-    decodeURIComponent(source);
-  } catch {
-    return false;
-  }
-  return !source.startsWith('//') && !source.includes('\\') && !hasDotSegment(source);
+  if (source === null || !source.startsWith('/') || source.startsWith('//')) return true; // Next answers 400 itself
+  return builtImages.has(source);
 }
 
 /** What the preload answers a request for a static asset or an image that Next would mishandle, if anything. */
-export function assetRefusal(method: string, target: string): Refusal | undefined {
+export function assetRefusal(
+  method: string,
+  target: string,
+  builtImages: () => ReadonlySet<string> = imagesOfBuild,
+): Refusal | undefined {
   // Static assets and the image optimiser are read-only, but Next serves them to any method.
   if (isReadOnly(target) && method !== 'GET' && method !== 'HEAD') {
     return { status: 405, text: 'Method Not Allowed', headers: { Allow: 'GET, HEAD' } };
   }
-  if (target.startsWith('/_next/image') && !isServableImageSource(target)) return badRequest;
+  if (target.startsWith('/_next/image') && !isServableImageSource(target, builtImages())) return badRequest;
   return undefined;
 }
