@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../src/client/navigationGuard';
 import { appOrigin, e2eDistDir } from '../support/e2e-env.mts';
@@ -62,6 +63,22 @@ export function sdkChunks(): Set<string> {
   );
   expect(files.length).toBeGreaterThan(0);
   return new Set(files.map((f) => `/_next/static/chunks/${f}`));
+}
+
+/**
+ * The paths of a route's scripts (requests add the `?dpl=` token: compare paths), from the build manifest Next's router
+ * loads, read from the build the server serves. Read from disk, not in a page: a page opened to read it goes on loading
+ * (the SDK's chunks, after its load event) while the test moves on, and a request of it that the test then holds keeps
+ * Firefox's next document from ever completing its load.
+ */
+export function routeScripts(route: string): Set<string> {
+  const buildId = readFileSync(join(e2eDistDir, 'BUILD_ID'), 'utf8');
+  const page: { __BUILD_MANIFEST?: Record<string, string[]> } = {};
+  runInNewContext(readFileSync(join(e2eDistDir, 'static', buildId, '_buildManifest.js'), 'utf8'), { self: page });
+  const files = page.__BUILD_MANIFEST?.[route] ?? [];
+  const scripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
+  expect(scripts.size).toBeGreaterThan(0);
+  return scripts;
 }
 
 /** Waits until the browser SDK, which loads after the page, has started. */
