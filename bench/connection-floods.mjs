@@ -1,7 +1,8 @@
-// `node bench/connection-floods.mjs [--preload <commit>]`: issue 36's floods against the tests' build (.next-e2e,
-// from tests/support/test-app.mjs), on an instance of its own started from a copy of it: 20,000 upgrade cycles, 4,000
-// connections each holding 65,535 of 65,536 body bytes, and three bursts of 1,000 clients going away mid-body on
-// a warm instance, /api/health probed from a thread of its own before and during each. Prints the serving
+// `node bench/connection-floods.mjs [--preload <commit>]`: issues 36's and 44's floods against the tests' build
+// (.next-e2e, from tests/support/test-app.mjs), on an instance of its own started from a copy of it: 20,000 upgrade
+// cycles, 4,000 connections each holding 65,535 of 65,536 body bytes, three bursts of 1,000 clients going away mid-body
+// on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, and 6,000 connections that say nothing,
+// /api/health probed from a thread of its own (or, for the silent ones, on a new connection) before and during each. Prints the serving
 // process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With
 // --preload, the copy runs that commit's server preload (the rest of the build stays this one): the "before" of a
 // change to the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
@@ -10,7 +11,17 @@ import { readFileSync } from 'node:fs';
 import { preloadFiles } from '../packages/foundation/scripts/standalone.mjs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mts';
-import { abortMidBody, healthMs, holdBodies, probeHealth, processUse, upgradeCycles } from '../tests/support/floods.ts';
+import {
+  abortMidBody,
+  healthMs,
+  healthOnNewConnection,
+  holdBodies,
+  probeHealth,
+  processUse,
+  resetPeak,
+  silentConnections,
+  upgradeCycles,
+} from '../tests/support/floods.ts';
 import { option, sleep, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
@@ -105,6 +116,52 @@ try {
       `the ingest got ${JSON.stringify(sent)} (/api/health's own transactions included); the server printed ` +
         `${app.output().split('\n').length} lines in all`,
     );
+  });
+
+  await onInstance(async ({ app, usage }) => {
+    const before = processUse(app.pid);
+    resetPeak(app.pid);
+    const probe = await probeHealth(app.origin);
+    const flood = await holdBodies(app.port, host, '/api/diagnostics/body', {
+      count: 40,
+      declared: 64 * 1024,
+      oneByteChunks: true,
+    });
+    // Long enough for the server to read what it reads of 15.7 MB of chunks, and to refuse them.
+    await sleep(5000);
+    const healthTimes = await probe.stop();
+    const { peakMb } = processUse(app.pid);
+    console.log(
+      `40 bodies of 65,535 one-byte chunks, answers ${JSON.stringify(flood.statuses())}: RSS ` +
+        `${before.rssMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB; /api/health answered ` +
+        `${healthTimes.length} times meanwhile, ${healthTimes.filter((ms) => ms === Infinity).length} failed, slowest ` +
+        `${Math.max(...healthTimes).toFixed(0)} ms`,
+    );
+    await flood.release();
+    await sleep(2000);
+    console.log(`  2 s after they closed: ${usage()}`);
+  });
+
+  await onInstance(async ({ app, usage }) => {
+    const started = performance.now();
+    const silent = await silentConnections(app.port, host, { count: 6000 });
+    const opened = performance.now();
+    let lockoutMs = Infinity;
+    while (performance.now() - opened < 60_000) {
+      if ((await healthOnNewConnection(app.port, host)) === 200) {
+        lockoutMs = performance.now() - opened;
+        break;
+      }
+      await sleep(200);
+    }
+    while (silent.lifetimesMs().length < 6000 && performance.now() - opened < 60_000) await sleep(200);
+    const lifetimes = silent.lifetimesMs();
+    console.log(
+      `6,000 silent connections, opened in ${(opened - started).toFixed(0)} ms: /api/health on a new connection ` +
+        `first answered ${lockoutMs.toFixed(0)} ms after; ${lifetimes.length} closed by the server within 60 s, the ` +
+        `longest after ${Math.max(...lifetimes).toFixed(0)} ms; ${usage()}`,
+    );
+    await silent.release();
   });
 } finally {
   copy.remove();

@@ -82,11 +82,24 @@ test('a page generated for a request with a hostile trace carries none: the next
   await expectOwnTraceForVisitors(page, ingest, appOrigin, path);
 });
 
-test('a page the image optimizer renders for a hostile request carries no trace', async ({ page, ingest, token }) => {
+test('the image optimizer renders no page for a hostile request: a page or page data as its source is refused', async ({
+  page,
+  ingest,
+  token,
+}) => {
   const path = freshSlugPage(token, 'image');
-  // A local source is rendered inside the /_next/image request: a page's data generates and caches the page there.
-  const source = encodeURIComponent(`/_next/data/${await buildIdOf(appOrigin)}${path}.json`);
-  await fetch(`${appOrigin}/_next/image?url=${source}&w=64&q=75`, { headers: hostile });
+  const buildId = await buildIdOf(appOrigin);
+  // Next renders a local source inside the /_next/image request: a page's data would generate and cache the page
+  // there, and a stale ISR page would regenerate. The preload lets through only the build's own images.
+  for (const source of [`/_next/data/${buildId}${path}.json`, path, '/examples/generated']) {
+    const image = await fetch(`${appOrigin}/_next/image?url=${encodeURIComponent(source)}&w=64&q=75`, {
+      headers: hostile,
+    });
+    expect(image.status, source).toBe(400);
+  }
+  // Not generated there: the page is still its fallback's shell.
+  expect(await (await fetch(`${appOrigin}${path}`)).text()).toContain('"isFallback":true');
+  expect((await fetch(`${appOrigin}/_next/data/${buildId}${path}.json`)).status).toBe(200);
   await expectOwnTraceForVisitors(page, ingest, appOrigin, path);
 });
 

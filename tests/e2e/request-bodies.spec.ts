@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
+import { processUse, resetPeak } from '../support/floods';
 import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
 import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
@@ -85,27 +86,7 @@ function sendBody(
   });
 }
 
-/** A process's resident memory now and its peak, in MB (Linux /proc). */
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-/** Resets a process's peak to its current RSS (clear_refs 5), so that the peak read later is the test's own. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The API's JSON error (packages/foundation/src/server/api.ts sendJsonError), quoting the request id the answer
- * carries.
- */
+/** The API's JSON error (packages/foundation/src/server/api.ts sendJsonError), quoting the request id the answer carries. */
 function apiError(answer: Answer) {
   expect(answer.contentType).toBe('application/json; charset=utf-8');
   const { error } = JSON.parse(answer.body) as { error: { status: number; message: string; requestId: string } };
@@ -155,7 +136,7 @@ for (const framing of ['content-length', 'chunked'] as const) {
     for (let i = 0; i < 3; i++) {
       expect((await fetch(`${origin}/api/revalidate`, { method: 'POST', body: '{}' })).status).toBe(401);
     }
-    const before = memoryOf(servingPid);
+    const before = processUse(servingPid);
     const peakReset = resetPeak(servingPid);
 
     const bodies = 24;
@@ -167,7 +148,7 @@ for (const framing of ['content-length', 'chunked'] as const) {
         sendBody(port, '/api/revalidate', bodySize, { chunked: framing === 'chunked' }),
       ),
     ]);
-    const after = memoryOf(servingPid);
+    const after = processUse(servingPid);
 
     for (const answer of refused) {
       expect(answer.status).toBe(413);

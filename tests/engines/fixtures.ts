@@ -1,5 +1,6 @@
 import { expect, test as base } from '@playwright/test';
 import type { Event } from '@sentry/core';
+import type { NextRouterEvents } from '../e2e/fixtures';
 import { appOrigin } from '../support/e2e-env.mts';
 import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from '../support/engines';
 import { IngestClient, type IngestItem } from '../support/ingest';
@@ -132,21 +133,31 @@ export const replayRecording = () =>
 
 /**
  * Records, in the page's own clock, when the pointer next enters a link (Next's Link starts loading its route then),
- * when the click comes and when the page starts to leave (as tests/e2e/fixtures.ts does for Chromium).
+ * when the click comes, when the navigation starts and when the page starts to leave (as tests/e2e/fixtures.ts does
+ * for Chromium).
  */
 export const markClickAndLeave = (tab: EngineTab) =>
   tab.evaluate(() => {
     const mark = (name: string) => sessionStorage.getItem(name) ?? sessionStorage.setItem(name, String(Date.now()));
-    for (const name of ['hoveredAt', 'clickedAt', 'leftAt']) sessionStorage.removeItem(name);
+    for (const name of ['hoveredAt', 'clickedAt', 'startedAt', 'leftAt']) sessionStorage.removeItem(name);
     addEventListener('pointerover', (e) => (e.target as Element).closest('a') && mark('hoveredAt'), true);
     addEventListener('click', () => mark('clickedAt'), true);
+    (window as unknown as { next: { router: NextRouterEvents } }).next.router.events.on('routeChangeStart', () =>
+      mark('startedAt'),
+    );
     addEventListener('beforeunload', () => mark('leftAt'));
   });
 
-/** Milliseconds from the hover and from the click to the start of the full navigation, read in the page it reached. */
+/**
+ * Milliseconds from the hover, the click and the navigation's start to the start of the full navigation, read in the
+ * page it reached.
+ */
 export const clickToLeave = (tab: EngineTab) =>
   tab.evaluate(() => {
     const at = (name: string) => Number(sessionStorage.getItem(name));
-    const fromHover = sessionStorage.getItem('hoveredAt') === null ? null : at('leftAt') - at('hoveredAt');
-    return { fromHover, fromClick: sessionStorage.getItem('leftAt') === null ? null : at('leftAt') - at('clickedAt') };
+    const since = (name: string) =>
+      sessionStorage.getItem(name) === null || sessionStorage.getItem('leftAt') === null
+        ? null
+        : at('leftAt') - at(name);
+    return { fromHover: since('hoveredAt'), fromClick: since('clickedAt'), fromStart: since('startedAt') };
   });

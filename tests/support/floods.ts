@@ -1,14 +1,26 @@
 // Bounded floods of connections that a client opens and never uses as a server hopes, and what they leave behind in
 // the serving process (Linux /proc). Every flood stops by itself; loopback only.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import { rawRequest } from './raw-http.ts';
 
-/** A process's open file descriptors and resident memory (MB). */
-export function processUse(pid: number): { fds: number; rssMb: number } {
+/** A process's open file descriptors, resident memory and its peak (MB). */
+export function processUse(pid: number): { fds: number; rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  return { fds: readdirSync(`/proc/${pid}/fd`).length, rssMb: rssKb / 1024 };
+  const mb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
+  return { fds: readdirSync(`/proc/${pid}/fd`).length, rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+}
+
+/** Resets a process's peak RSS to its current RSS (clear_refs 5), so that a peak read later is a test's own. */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How long `GET /api/health` takes to answer 200, in ms, or Infinity when it fails. */
@@ -114,6 +126,20 @@ export async function upgradeCycles(
   return statuses;
 }
 
+/** Closes every socket still open; resolves once all have closed. */
+function closeAll(sockets: Socket[]): Promise<void> {
+  return Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<void>((gone) => {
+          if (socket.destroyed) return gone();
+          socket.once('close', () => gone());
+          socket.destroy();
+        }),
+    ),
+  ).then(() => undefined);
+}
+
 export interface HeldBodies {
   /** The status of every answer received so far, by count. */
   statuses(): Record<string, number>;
@@ -124,21 +150,29 @@ export interface HeldBodies {
 }
 
 /**
- * `count` connections, each sending a POST that declares `declared` bytes and sends one fewer, and then holding it.
- * Resolves once every connection has sent what it sends.
+ * `count` connections, each sending a POST of `declared` bytes but the last one, and then holding it: with a
+ * Content-Length, or with `oneByteChunks` chunked one byte to a chunk (six bytes on the wire each), without the last
+ * chunk. `localAddress` is the client's own loopback address (127.0.0.2 is another client than 127.0.0.1). Resolves
+ * once every connection has sent what it sends.
  */
 export async function holdBodies(
   port: number,
   host: string,
   path: string,
-  { count, declared }: { count: number; declared: number },
+  {
+    count,
+    declared,
+    oneByteChunks = false,
+    localAddress,
+  }: { count: number; declared: number; oneByteChunks?: boolean; localAddress?: string },
 ): Promise<HeldBodies> {
   const sockets: Socket[] = [];
   const statuses: Record<string, number> = {};
   let closed = 0;
-  const body = Buffer.alloc(declared - 1, 'x');
+  const framing = oneByteChunks ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`;
+  const body = oneByteChunks ? Buffer.from('1\r\nx\r\n'.repeat(declared - 1)) : Buffer.alloc(declared - 1, 'x');
   await inParallel(count, 50, async () => {
-    const socket = connect(port, host);
+    const socket = connect({ port, host, localAddress });
     sockets.push(socket);
     socket.on('error', () => undefined);
     socket.once('data', (chunk: Buffer) => {
@@ -147,7 +181,7 @@ export async function holdBodies(
     });
     socket.once('close', () => closed++);
     await new Promise<void>((sent) => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Length: ${declared}\r\n\r\n`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n${framing}\r\n\r\n`);
       socket.write(body, () => sent());
       socket.once('close', () => sent());
     });
@@ -155,19 +189,74 @@ export async function holdBodies(
   return {
     statuses: () => ({ ...statuses }),
     closed: () => closed,
-    async release() {
-      await Promise.all(
-        sockets.map(
-          (socket) =>
-            new Promise<void>((gone) => {
-              if (socket.destroyed) return gone();
-              socket.once('close', () => gone());
-              socket.destroy();
-            }),
-        ),
-      );
-    },
+    release: () => closeAll(sockets),
   };
+}
+
+export interface SilentConnections {
+  /** How long each connection the server has closed lived, in ms, from its connect to its close. */
+  lifetimesMs(): number[];
+  /** Connections that could not be opened (the client's own limits). */
+  failed(): number;
+  /** Closes every connection still open. */
+  release(): Promise<void>;
+}
+
+/** `count` connections that say nothing, opened `concurrency` at a time. Resolves once each has connected or failed. */
+export async function silentConnections(
+  port: number,
+  host: string,
+  { count, concurrency = 200 }: { count: number; concurrency?: number },
+): Promise<SilentConnections> {
+  const sockets: Socket[] = [];
+  const lifetimes: number[] = [];
+  let failed = 0;
+  await inParallel(
+    count,
+    concurrency,
+    () =>
+      new Promise<void>((opened) => {
+        const socket = connect(port, host, () => {
+          const connected = performance.now();
+          socket.once('close', () => lifetimes.push(performance.now() - connected));
+          opened();
+        });
+        sockets.push(socket);
+        // Whatever the server says (Node answers 408 when it times a connection out) is read and dropped, so that its
+        // close is seen.
+        socket.resume();
+        socket.on('error', () => {
+          if (socket.connecting) failed++;
+          opened();
+        });
+      }),
+  );
+  return {
+    lifetimesMs: () => [...lifetimes],
+    failed: () => failed,
+    release: () => closeAll(sockets),
+  };
+}
+
+/** `GET /api/health`'s status on a connection of its own, or 0 when the connection was closed or gave no answer. */
+export async function healthOnNewConnection(port: number, host: string): Promise<number> {
+  const request = `GET /api/health HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
+  return (await rawRequest(port, host, request, 2000).catch(() => ({ status: 0 }))).status;
+}
+
+/** POSTs `body` from the client address `localAddress` (another loopback address is another client); its status. */
+export function postFrom(
+  localAddress: string,
+  { port, host, path, body }: { port: number; host: string; path: string; body: string },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host, port, path, method: 'POST', localAddress, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**

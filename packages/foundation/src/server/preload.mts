@@ -12,10 +12,17 @@ import { serverLogger } from '../observability/server/log.mts';
 import { draining, flushReports, processGlobals } from '../processGlobals.mts';
 import { logRefusedUpgrade, logWhenAnswered } from './preload/accessLog.mts';
 import { bodyRefusal, hasBody, holdBodiesUntilWhole, refuseBody } from './preload/bodies.mts';
-import { boundConnections, refuseUpgrade, sendRefusal } from './preload/connections.mts';
+import {
+  boundConnections,
+  dropAfterRefusal,
+  followsRefusal,
+  refuseUpgrade,
+  sendRefusal,
+} from './preload/connections.mts';
 import { drain } from './preload/drain.mts';
 import { listenWhereAsked } from './preload/listenAddress.mts';
 import { assetRefusal, requestRefusal } from './preload/requests.mts';
+import { hideFromSdk } from './preload/sdkMark.mts';
 import { keepSentStatus } from './preload/sentStatus.mts';
 import { builtConfigFile, builtValues, maxBodyBytesOf, readBuiltConfig } from './preload/settings.mts';
 import { runShutdownHooks } from './shutdown.mts';
@@ -36,9 +43,14 @@ const settings = settingsOrExit();
 const log = serverLogger(settings);
 const { maxBodyBytes, logRequests, collectPersonalData } = settings;
 const bodies = holdBodiesUntilWhole(maxBodyBytes);
+// A request a client pipelined behind a refused one is neither run, nor answered, nor traced.
+hideFromSdk(followsRefusal);
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(this: http.Server, event: string, ...args: unknown[]) {
+  if ((event === 'upgrade' || event === 'request') && followsRefusal(args[0] as IncomingMessage)) {
+    return dropAfterRefusal(args[0] as IncomingMessage);
+  }
   if (event === 'upgrade') {
     const [req, socket] = args as [IncomingMessage, Duplex];
     if (logRequests) logRefusedUpgrade(log, collectPersonalData, req);

@@ -2,10 +2,10 @@
 // together. Next holds a request's body in memory for the proxy, whole, before any route runs; past its limit it drops
 // the rest and passes the route what it kept, and it answers nothing until the body has ended (docs/architecture.md,
 // "Request bodies"). So a larger body is refused here, unread.
-import diagnosticsChannel from 'node:diagnostics_channel';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
+import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /**
  * A refused body's JSON error, in the API routes' form (packages/foundation/src/server/api.ts): only API routes take
@@ -23,6 +23,23 @@ export interface BodyRefusal {
  */
 export const heldBodyBytesLimit = 256 * 64 * 1024;
 
+/**
+ * What the bodies still arriving from one client (one remote address) may hold: a quarter of all, 64 bodies of the
+ * largest size, so that no one client can refuse everyone's bodies (docs/reliability-and-security.md, "Connections").
+ */
+export const clientArrivingBytesLimit = heldBodyBytesLimit / 4;
+
+/**
+ * The most pieces a body may arrive in: chunks of a chunked body, or reads of one with a length. Node's parser hands
+ * each to JavaScript on its own, so a piece of one byte costs as much work as a large one. 64 bytes on average for the
+ * largest body; a body over TCP from a client that does not dribble it arrives in far fewer.
+ */
+export const maxBodyPieces = 1024;
+
+const tooManyPieces: BodyRefusal = {
+  status: 413,
+  message: `The body arrived in more than ${maxBodyPieces} pieces, the most this server accepts: send it in larger ones.`,
+};
 const tooLarge = (maxBodyBytes: number): BodyRefusal => ({
   status: 413,
   message: `The body is larger than ${maxBodyBytes} bytes, the most this server accepts.`,
@@ -30,6 +47,11 @@ const tooLarge = (maxBodyBytes: number): BodyRefusal => ({
 const serverFull: BodyRefusal = {
   status: 503,
   message: 'The server is holding as many request bodies as it can; try again in a second.',
+  headers: { 'Retry-After': '1' },
+};
+const clientFull: BodyRefusal = {
+  status: 503,
+  message: 'The server is holding as many request bodies from this client as it takes from one; try again in a second.',
   headers: { 'Retry-After': '1' },
 };
 
@@ -42,16 +64,40 @@ export function bodyRefusal(headers: IncomingHttpHeaders, maxBodyBytes: number):
 }
 
 /**
- * Why the next chunk of a body is refused, or undefined when it may be held: `bodyBytes` of this body and `heldBytes`
- * of all bodies are held already.
+ * Why the next piece of a body is refused, or undefined when it may be held. `pieces` and `bodyBytes` are the body's
+ * with the piece, `moreBytes` what holding it adds to the memory held (0 while the body's buffer has room), `heldBytes`
+ * what all bodies hold already and `clientBytes` what this client's bodies still arriving hold.
  */
 export function chunkRefusal(
-  { bodyBytes, heldBytes, chunkBytes }: { bodyBytes: number; heldBytes: number; chunkBytes: number },
-  { maxBodyBytes, heldLimit = heldBodyBytesLimit }: { maxBodyBytes: number; heldLimit?: number },
+  {
+    pieces,
+    bodyBytes,
+    moreBytes,
+    heldBytes,
+    clientBytes,
+  }: { pieces: number; bodyBytes: number; moreBytes: number; heldBytes: number; clientBytes: number },
+  {
+    maxBodyBytes,
+    heldLimit = heldBodyBytesLimit,
+    clientLimit = clientArrivingBytesLimit,
+  }: { maxBodyBytes: number; heldLimit?: number; clientLimit?: number },
 ): BodyRefusal | undefined {
-  if (bodyBytes + chunkBytes > maxBodyBytes) return tooLarge(maxBodyBytes);
-  if (heldBytes + chunkBytes > heldLimit) return serverFull;
+  if (bodyBytes > maxBodyBytes) return tooLarge(maxBodyBytes);
+  if (pieces > maxBodyPieces) return tooManyPieces;
+  if (clientBytes + moreBytes > clientLimit) return clientFull;
+  if (heldBytes + moreBytes > heldLimit) return serverFull;
   return undefined;
+}
+
+/**
+ * How large a body's buffer is to grow to hold `bodyBytes`: the declared length at once, or, for a chunked body, twice
+ * what it had, up to the most a body may be.
+ */
+export function bufferBytes(
+  { bodyBytes, capacity, declared }: { bodyBytes: number; capacity: number; declared: number | undefined },
+  maxBodyBytes: number,
+): number {
+  return declared ?? Math.min(maxBodyBytes, Math.max(bodyBytes, 2 * capacity));
 }
 
 /** Answers a refused body with the API routes' JSON error and closes the connection. */
@@ -72,36 +118,40 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, { status, 
 }
 
 /**
- * The SDK's mark of a request it has taken in (`@sentry/core`, server-subscription.js): a marked request passes its
- * wrapper of the server's emit untouched. A request with a body is marked when it starts, before that wrapper runs,
- * and unmarked when its body is whole. Were the mark renamed, the SDK would trace every request as it arrives again;
- * tests/e2e/connection-bounds.spec.ts counts what 200 aborts send and would fail.
- */
-const sdkHandled = Symbol.for('sentry_http_server_instrumented');
-type Marked = IncomingMessage & { [sdkHandled]?: boolean };
-
-/**
  * A request with a body reaches the SDK and Next once the body has arrived whole, counted as it comes: past the limit
- * it gets 413 at once, past what all bodies together may hold 503, and a client that goes away mid-body costs nothing
- * more (Next would have read the body itself, rendered its error page for the aborted read and reported it; the SDK
- * would have opened a trace and a span for it). Chunked bodies are taken so too: their size is known only as they come.
+ * it gets 413 at once, past what all bodies together (or one client's still arriving) may hold 503, and a client that
+ * goes away mid-body costs nothing more (Next would have read the body itself, rendered its error page for the aborted
+ * read and reported it; the SDK would have opened a trace and a span for it). Chunked bodies are taken so too: their
+ * size is known only as they come. Each body is copied into one buffer, and that buffer is what is counted: Node's
+ * parser hands over every chunk as a Buffer of its own, whose overhead dwarfs a small chunk (figures:
+ * docs/reliability-and-security.md, "Connections").
  */
 export function holdBodiesUntilWhole(maxBodyBytes: number) {
   let heldBytes = 0;
+  /** The bytes of bodies still arriving, by client address; a client holding none has no entry. */
+  const arrivingBytes = new Map<string, number>();
+  const addArriving = (client: string, bytes: number) => {
+    const total = (arrivingBytes.get(client) ?? 0) + bytes;
+    if (total === 0) arrivingBytes.delete(client);
+    else arrivingBytes.set(client, total);
+  };
   /** Requests whose body has arrived whole and that go on to Next unchecked. */
   const whole = new WeakSet<IncomingMessage>();
-  diagnosticsChannel.subscribe('http.server.request.start', (message) => {
-    const { request } = message as { request: Marked };
-    if (hasBody(request.headers)) request[sdkHandled] = true;
-  });
+  hideFromSdk((req) => hasBody(req.headers));
 
-  function hold(server: Server, req: Marked, res: ServerResponse): true {
-    const chunks: Buffer[] = [];
+  function hold(server: Server, req: IncomingMessage, res: ServerResponse): true {
+    const client = req.socket.remoteAddress ?? '';
+    const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
+    let body = Buffer.alloc(0);
     let bytes = 0;
+    let pieces = 0;
     let refused = false;
     const push = req.push;
+    /** The body is no longer arriving: it leaves its client's share. */
+    const arrived = () => addArriving(client, -body.length);
     const release = () => {
-      heldBytes -= bytes;
+      heldBytes -= body.length;
+      body = Buffer.alloc(0);
       bytes = 0;
     };
     // A client that ends its side mid-body has gone: close now, before Node answers 400 to no one and builds an error
@@ -115,16 +165,19 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
     const deliver = () => {
       socket.removeListener('end', gone);
       req.push = push;
+      arrived();
       res.once('close', release);
       // Through the server's own emit again, which the SDK wraps: it starts the request's trace now.
-      delete req[sdkHandled];
+      showToSdk(req);
       whole.add(req);
       server.emit('request', req, res);
-      for (const chunk of chunks) push.call(req, chunk);
+      if (bytes > 0) push.call(req, body.subarray(0, bytes));
       push.call(req, null);
     };
     req.once('close', () => {
-      if (!req.complete) release();
+      if (req.complete) return;
+      arrived();
+      release();
     });
     req.push = function holdUntilWhole(chunk: Buffer | string | null, encoding?: BufferEncoding) {
       // The rest of a refused body is left unread, its size unknown: TCP holds the client back until the linger ends.
@@ -134,18 +187,33 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
         return false;
       }
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
-      const refusal = chunkRefusal({ bodyBytes: bytes, heldBytes, chunkBytes: buffer.length }, { maxBodyBytes });
+      pieces += 1;
+      const bodyBytes = bytes + buffer.length;
+      const capacity =
+        bodyBytes > body.length
+          ? bufferBytes({ bodyBytes, capacity: body.length, declared }, maxBodyBytes)
+          : body.length;
+      const moreBytes = capacity - body.length;
+      const clientBytes = arrivingBytes.get(client) ?? 0;
+      const refusal = chunkRefusal({ pieces, bodyBytes, moreBytes, heldBytes, clientBytes }, { maxBodyBytes });
       if (refusal) {
         refused = true;
         socket.removeListener('end', gone);
+        arrived();
         release();
-        chunks.length = 0;
         refuseBody(req, res, refusal);
         return true;
       }
-      chunks.push(buffer);
-      bytes += buffer.length;
-      heldBytes += buffer.length;
+      if (moreBytes > 0) {
+        // Never from Buffer's shared pool: a small slice of it would keep the whole pool alive.
+        const grown = Buffer.allocUnsafeSlow(capacity);
+        body.copy(grown, 0, 0, bytes);
+        body = grown;
+        heldBytes += moreBytes;
+        addArriving(client, moreBytes);
+      }
+      buffer.copy(body, bytes);
+      bytes = bodyBytes;
       return true;
     };
     return true;

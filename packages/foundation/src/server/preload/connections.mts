@@ -2,6 +2,7 @@
 // sends itself.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Refusal } from './requests.mts';
 
@@ -9,6 +10,29 @@ import type { Refusal } from './requests.mts';
 const drainedBodyBytes = 1024 * 1024;
 /** How long a client may go on sending a refused body (nginx's lingering_timeout); then it is cut off. */
 const refusedBodyLingerMs = 5000;
+/** How long a new connection may stay silent: clients, and proxies, send their request as soon as they connect. */
+const firstByteMs = 3000;
+
+/** Connections the preload has refused a request on: nothing they carry after it is served. */
+const refusedConnections = new WeakSet<Socket>();
+
+/** Whether a request arrived behind one the preload refused on its connection (the client pipelined it). */
+export const followsRefusal = (req: IncomingMessage): boolean => refusedConnections.has(req.socket);
+
+/** Stops reading a connection for good: Node's parser resumes reading after each request and each read of a body. */
+function stopReading(socket: Socket): void {
+  socket.pause();
+  socket.resume = () => socket;
+}
+
+/**
+ * Drops a request that follows a refusal on its connection, neither run nor answered, and stops reading the
+ * connection: it closes after the refusal's answer (closeAfterAnswer), so nothing more it carries is for anyone.
+ */
+export function dropAfterRefusal(req: IncomingMessage): true {
+  stopReading(req.socket);
+  return true;
+}
 
 /**
  * After an answer that says `Connection: close`, the connection closes as RFC 9112 §9.6 asks: the server's side ends
@@ -19,11 +43,12 @@ const refusedBodyLingerMs = 5000;
 export function closeAfterAnswer(req: IncomingMessage): void {
   const { socket } = req;
   if (socket.destroyed) return;
+  refusedConnections.add(socket);
   // Node would destroy the socket as soon as the answer is written (resOnFinish); ending it keeps the read side open.
   socket.destroySoon = () => socket.end();
-  // read(0) takes the body over from Node, which would otherwise read all of it to drop it (req._dump()).
+  // Node would otherwise read all of the body to drop it (req._dump()).
   const chunked = req.headers['transfer-encoding'] !== undefined;
-  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) req.read(0);
+  if ((chunked ? Infinity : Number(req.headers['content-length'] ?? 0)) > drainedBodyBytes) stopReading(socket);
   const cutOff = setTimeout(() => socket.destroy(), refusedBodyLingerMs).unref();
   socket.once('close', () => clearTimeout(cutOff));
   req.once('end', () => socket.end());
@@ -70,8 +95,18 @@ function openFileLimit(): number {
  */
 export function boundConnections(server: Server): void {
   server.headersTimeout = 10_000;
-  // Node checks these every 30 s, so a request that has not arrived whole is cut off 30 to 60 s after it began.
   server.requestTimeout = 30_000;
+  // Node checks the two above on a sweep, every 30 s by default, so a request could take 30 s more than they allow.
+  // An option of createServer (Next creates the server), read from the server when it starts listening.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;
+  // A connection that has said nothing is closed before the headers' timeout: until then it takes a place among
+  // maxConnections, and one client opening thousands locked everyone else out.
+  server.on('connection', (socket: Socket) => {
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, firstByteMs).unref();
+    socket.once('close', () => clearTimeout(silent));
+  });
   // A socket silent both ways for 2 minutes is closed, an answer in progress included.
   server.setTimeout(120_000, (socket) => socket.destroy());
   server.maxRequestsPerSocket = 1000;
