@@ -1,5 +1,5 @@
-import { maxRequestBodyBytes } from '../../src/config/requestBody';
-import { clientArrivingBytesLimit, maxBodyPieces } from '../../src/server/preload/bodies.mts';
+import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
+import { clientArrivingBytesLimit, maxBodyPieces } from '../../packages/foundation/src/server/preload/bodies.mts';
 import { startInstance, type Instance } from '../support/cluster';
 import {
   abortMidBody,
