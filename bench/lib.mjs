@@ -128,8 +128,11 @@ export async function answersHealth(origin, attempts) {
 export async function startStandalone(dir, port, env, { cpu, allocations = false } = {}) {
   // `allocations`: bench/allocation-probe.mjs answers over an IPC channel how much the server has allocated.
   const probe = allocations ? ['--import', fileURLToPath(new URL('allocation-probe.mjs', import.meta.url))] : [];
-  // A build from before the preload moved to src/server (bench:ab's earlier commit) has it as server-lifecycle.mjs.
-  const preloaded = existsSync(join(dir, preload)) ? `./${preload}` : './server-lifecycle.mjs';
+  // bench:ab's earlier commit may have the preload where it was before: in the app's src/server (before the foundation
+  // became a package), or as server-lifecycle.mjs (before that).
+  const preloaded =
+    [preload, 'src/server/preload.mts'].map((path) => `./${path}`).find((path) => existsSync(join(dir, path))) ??
+    './server-lifecycle.mjs';
   const command = ['node', ...probe, '--import', preloaded, 'server.js'];
   // `cpu`: the server runs on that core alone (taskset replaces itself with node: the pid is the server's).
   const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
