@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The version in the app's .nvmrc (npm runs its commands in the app's folder), e.g. "26.10.0". */
-export const wantedNode = readFileSync('.nvmrc', 'utf8').trim().replace(/^v/, '');
+/** The version in the repository's .nvmrc (one for every app of it), e.g. "26.10.0". */
+export const wantedNode = readFileSync(new URL('../../../.nvmrc', import.meta.url), 'utf8')
+  .trim()
+  .replace(/^v/, '');
 
 /**
  * Why `found` cannot run the project, or undefined when its major release is `wanted`'s or newer.

@@ -1,0 +1,1 @@
+export { onRequestError, register } from '@web-foundation/foundation/instrumentation';

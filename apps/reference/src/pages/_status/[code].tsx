@@ -1,0 +1,1 @@
+export { default, getServerSideProps } from '@web-foundation/foundation/pages/_status/[code]';

@@ -1,0 +1,1 @@
+export { default } from '@web-foundation/foundation/pages/api/ready';

@@ -1,0 +1,3 @@
+import { nextConfig } from '@web-foundation/foundation/next-config';
+
+export default nextConfig();

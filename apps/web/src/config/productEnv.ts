@@ -1,0 +1,15 @@
+// The product's own settings: the variables your pages and API routes read (a backend's URL, a database's), each
+// declared once here with its default and its check. packages/foundation/src/config/env.ts validates them with the
+// foundation's own when the server starts, so a missing or wrong value stops start-up with one sentence naming the
+// variable and what to set. Read them through serverEnv().product, never process.env. Add each to README.md
+// (Configuration) and .env.example. The foundation declares none, so a fresh clone starts with no settings;
+// docs/build-your-product.md adds two.
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the product adds its fields here.
+export interface ProductEnv {}
+
+/** Parses the product's variables with the checks of ./envChecks (url, integer, flag). */
+export function parseProductEnv(source: Record<string, string | undefined>): ProductEnv {
+  void source;
+  return {};
+}

@@ -1,0 +1,1 @@
+import '@web-foundation/foundation/instrumentation-client';

@@ -1,0 +1,6 @@
+export { proxy } from '@web-foundation/foundation/proxy';
+
+export const config = {
+  // Every path but static assets, image optimisation, the favicon, sitemap files and robots files (spec §2).
+  matcher: ['/((?!_next/static/|_next/image(?:$|[/?])|favicon\\.ico$|sitemap[^/]*\\.xml$|robots\\.txt$).*)'],
+};
