@@ -5,29 +5,24 @@ const eslintConfig = [
   ...nextCoreWebVitals,
   ...nextTypeScript,
   {
+    // The Next.js apps of the repository (their pages, for rules such as no-html-link-for-pages).
+    settings: { next: { rootDir: ['apps/*/'] } },
+  },
+  {
     // Playwright fixtures call their callback `use`, which is not React's hook.
-    files: ['tests/e2e/**', 'tests/engines/**'],
+    files: ['tests/e2e/**', 'tests/engines/**', 'apps/*/tests/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {
+    // Builds (every app's and the benches', each a .next* folder), installs and test output, wherever they are.
     ignores: [
-      '.next/**',
-      '.next-e2e/**',
-      '.next-e2e-next/**',
-      '.next-e2e-rebuild/**',
-      '.next-load/**',
-      '.next-bench/**',
-      '.next-bench-logging/**',
-      '.next-volume/**',
-      '.next-bench-cache/**',
-      '.next-ab/**',
+      '**/.next*/**',
       '.bench-app/**',
-      'node_modules/**',
-      'next-env.d.ts',
-      'test-results/**',
+      '**/node_modules/**',
+      '**/next-env.d.ts',
+      '**/test-results/**',
       '.test-results/**',
       'playwright-report/**',
-      'bench/baseline/.next/**',
       'bench/.baseline-no-proxy/**',
     ],
   },

@@ -2,13 +2,21 @@ import { defineConfig, devices } from '@playwright/test';
 import type { EngineOptions } from './tests/engines/fixtures';
 import {
   appOrigin,
+  apps,
   chromiumFlags,
   chromiumPath,
   e2eServerEnv,
+  guideOrigin,
+  guidePort,
   ingestOrigin,
   ingestPort,
   productTestEnv,
+  webOrigin,
+  webPort,
 } from './tests/support/e2e-env.mts';
+
+/** The specs of tests/e2e that prove the guide's app (apps/guide): its pages, sign-in, database and shutdown. */
+const guideSpecs = /first-page|sessions|database-lifecycle|product-tracing/;
 
 export default defineConfig<EngineOptions>({
   testDir: './tests/e2e',
@@ -29,9 +37,13 @@ export default defineConfig<EngineOptions>({
   },
   projects: [
     // development.spec.ts runs `next dev` with servers of its own: playwright.development.config.ts.
-    { name: 'app', testIgnore: /ingest-faults|server-log|development\.spec/ },
-    // The product's own tests (tests/product): a team's copies of the example spec, in Chromium.
-    { name: 'product', testDir: './tests/product' },
+    // The reference app (apps/reference), which proves the specification.
+    { name: 'app', testIgnore: [/ingest-faults|server-log|development\.spec/, guideSpecs] },
+    // The guide's app (apps/guide): the foundation's tests of it, and its own tests as a team writes them.
+    { name: 'guide', testMatch: guideSpecs, use: { baseURL: guideOrigin } },
+    { name: 'guide tests', testDir: './apps/guide/tests', use: { baseURL: guideOrigin } },
+    // The team's app (apps/web): its own tests. Every page of it is swept by tests/e2e/sweep.spec.ts, with no test.
+    { name: 'web tests', testDir: './apps/web/tests', use: { baseURL: webOrigin } },
     // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
     // worker runs a file's tests in order, so that each engine starts once per file, not once per test.
     ...(['firefox', 'webkit'] as const).map((engine) => ({
@@ -41,7 +53,11 @@ export default defineConfig<EngineOptions>({
       use: { engine },
     })),
     // Switches the shared ingest into failure modes, so it runs alone, after everything else.
-    { name: 'ingest faults', testMatch: /ingest-faults/, dependencies: ['app', 'product', 'firefox', 'webkit'] },
+    {
+      name: 'ingest faults',
+      testMatch: /ingest-faults/,
+      dependencies: ['app', 'guide', 'guide tests', 'web tests', 'firefox', 'webkit'],
+    },
     // Reads what the server printed over the whole suite, so it runs last.
     { name: 'server log', testMatch: /server-log/, dependencies: ['ingest faults'] },
   ],
@@ -56,23 +72,29 @@ export default defineConfig<EngineOptions>({
     },
     {
       // The services the product's pages call (a backend, a migrated Postgres), before the app that calls them.
-      command: 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON tests/product/services.ts',
+      command: 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON apps/guide/tests/services.ts',
       url: `${productTestEnv.BACKEND_URL}/greeting`,
       reuseExistingServer: false,
       timeout: 30_000,
       // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
-    {
-      // The production build made by `npm test` (or `npm run build`, with e2eBuildEnv); loopback only.
-      command: 'node tests/support/logged-server.mjs',
-      url: `${appOrigin}/api/health`,
-      env: e2eServerEnv,
+    // The production build of each app made by `npm test` (with e2eBuildEnv), each on its own port; loopback only.
+    ...(
+      [
+        [apps.reference, appOrigin, undefined],
+        [apps.guide, guideOrigin, guidePort],
+        [apps.web, webOrigin, webPort],
+      ] as const
+    ).map(([app, origin, port]) => ({
+      command: `node tests/support/logged-server.mjs ${app}`,
+      url: `${origin}/api/health`,
+      env: { ...e2eServerEnv, ...(port ? { PORT: String(port) } : {}) },
       reuseExistingServer: false,
       timeout: 60_000,
       // Its output goes to a file (tests/support/logged-server.mjs); stderr carries only a start-up failure.
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    })),
   ],
 });

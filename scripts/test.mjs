@@ -1,29 +1,36 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
-const { e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } = await import('../tests/support/e2e-env.mts');
+const { apps, e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } =
+  await import('../tests/support/e2e-env.mts');
 
 const reports = '.test-results';
+/** An app's `npm run build`, run in the app's folder. */
+const build = ['node', resolve('packages/foundation/scripts/build.mjs')];
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const steps = [
   { name: 'format', cmd: ['prettier', '--check', '.'] },
   { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
+  // The foundation and the tests, then each app with its own tsconfig.json (its own settings' module).
   { name: 'types', cmd: ['tsc', '--noEmit'] },
+  ...Object.values(apps).map((app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] })),
   {
     name: 'unit',
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
-  // The app with the tests' own pages and the guide's files added (tests/support/test-app.mjs).
-  { name: 'build', cmd: ['node', 'tests/support/test-app.mjs'], env: e2eBuildEnv },
-  // Two more builds for the deployment tests: a rolling deploy's next release, and the same commit built again.
-  { name: 'build (next release)', cmd: ['node', 'tests/support/test-app.mjs'], env: nextReleaseBuildEnv },
-  { name: 'build (again)', cmd: ['node', 'tests/support/test-app.mjs'], env: rebuildEnv },
+  // Each app built as it is, in its own folder, by its own `npm run build` (the foundation's build script).
+  ...Object.values(apps).map((app) => ({ name: `build (${app})`, cmd: build, cwd: app, env: e2eBuildEnv })),
+  // Two more builds of the reference app for the deployment tests: a rolling deploy's next release, and the same
+  // commit built again.
+  { name: 'build (next release)', cmd: build, cwd: apps.reference, env: nextReleaseBuildEnv },
+  { name: 'build (again)', cmd: build, cwd: apps.reference, env: rebuildEnv },
   { name: 'e2e', cmd: ['playwright', 'test'] },
   // `next dev` with the settings `npm run dev` uses, started once, alone (tests/e2e/development.spec.ts).
   { name: 'e2e (development)', cmd: ['playwright', 'test', '-c', 'playwright.development.config.ts'] },
@@ -77,9 +84,10 @@ const done = [];
 let failedStep;
 for (const step of steps) {
   const t0 = Date.now();
-  console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
+  console.log(`\n▶ ${step.name}: ${step.cwd ? `(in ${step.cwd}) ` : ''}${step.cmd.join(' ')}`);
   const [program, ...args] = step.cmd[0] === 'node' ? step.cmd : ['npx', '--no-install', ...step.cmd];
   const { status } = spawnSync(program, args, {
+    cwd: step.cwd,
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...step.env },
   });

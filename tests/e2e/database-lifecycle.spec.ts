@@ -3,7 +3,7 @@ import pg from 'pg';
 import { startBackend, type Backend } from '../support/backend';
 import { startExpectingExit, startInstance, type Instance } from '../support/cluster';
 import { freePort } from '../support/processes';
-import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
+import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 
@@ -35,15 +35,21 @@ function messages(output: string): string[] {
 
 test('the product’s settings: a missing or wrong one stops start-up with one sentence naming it and what to set', async () => {
   test.setTimeout(60_000);
-  const missing = await startExpectingExit({ BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' });
+  const missing = await startExpectingExit(
+    { BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' },
+    serverDir(e2eDistDir, apps.guide),
+  );
   expect(missing.code).toBe(1);
   expect(missing.fatal).toContain(
     'Configuration error: BACKEND_URL is not set: set it to a URL (http:// or https://), e.g. http://backend.internal:8080.',
   );
-  const wrong = await startExpectingExit({
-    BACKEND_URL: 'http://127.0.0.1:9',
-    DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
-  });
+  const wrong = await startExpectingExit(
+    {
+      BACKEND_URL: 'http://127.0.0.1:9',
+      DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
+    },
+    serverDir(e2eDistDir, apps.guide),
+  );
   expect(wrong.code).toBe(1);
   expect(wrong.fatal).toContain(
     'Configuration error: DATABASE_URL must be a URL (postgres:// or postgresql://) with a host, e.g. postgres://app@db.internal/app; the value set is not.',
@@ -54,11 +60,11 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
 test('scripts/migrate.mjs applies each migration once, in a transaction, and fails with one line', async () => {
   test.setTimeout(60_000);
   postgres = await startPostgres();
-  expect(migrate(postgres.url, testAppCopy)).toBe(
+  expect(migrate(postgres.url, apps.guide)).toBe(
     'migrate: applied 0001-products.sql\nmigrate: up to date, 1 migration(s).\n',
   );
   // Again: nothing new to apply, and the table is left as it was.
-  expect(migrate(postgres.url, testAppCopy)).toBe('migrate: up to date, 1 migration(s).\n');
+  expect(migrate(postgres.url, apps.guide)).toBe('migrate: up to date, 1 migration(s).\n');
   const client = new pg.Client(postgres.url);
   await client.connect();
   try {
@@ -71,7 +77,7 @@ test('scripts/migrate.mjs applies each migration once, in a transaction, and fai
 
   const run = (env: Record<string, string>) =>
     spawnSync('node', ['scripts/migrate.mjs'], {
-      cwd: testAppCopy,
+      cwd: apps.guide,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
       encoding: 'utf8',
     });
@@ -92,8 +98,8 @@ test('SIGTERM: the request in flight finishes, then the database pool closes (on
     startPostgres(),
     startBackend({ '/greeting': { greeting: 'Hello from the backend' } }),
   ]);
-  migrate(postgres.url, testAppCopy);
-  app = await startInstance(e2eDistDir, undefined, {
+  migrate(postgres.url, apps.guide);
+  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
     BACKEND_URL: backend.origin,
     DATABASE_URL: postgres.url,
     LOG_REQUESTS: '1',

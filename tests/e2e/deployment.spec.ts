@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request, Response, Route } from '@playwright/test';
 import { startInstance, startNginx, type Instance, type Nginx } from '../support/cluster';
-import { appOrigin, e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '../support/e2e-env.mts';
+import { appOrigin, builtDir, e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '../support/e2e-env.mts';
 import { startSiteProxy } from '../support/site-proxy';
 import {
   clickToLeave,
@@ -46,11 +46,11 @@ function digests(dir: string): Record<string, string> {
 
 test('two builds of one commit, in different places, name and fill every asset alike', async () => {
   // `npm test` built this commit twice (build and "build (again)"), as two machines of a deploy would.
-  const first = readFileSync(`${e2eDistDir}/BUILD_ID`, 'utf8');
-  expect(readFileSync(`${rebuildEnv.NEXT_DIST_DIR}/BUILD_ID`, 'utf8')).toBe(first);
-  const assets = digests(`${e2eDistDir}/static`);
+  const first = readFileSync(`${builtDir()}/BUILD_ID`, 'utf8');
+  expect(readFileSync(`${builtDir(rebuildEnv.NEXT_DIST_DIR)}/BUILD_ID`, 'utf8')).toBe(first);
+  const assets = digests(`${builtDir()}/static`);
   expect(Object.keys(assets).length).toBeGreaterThan(10);
-  expect(digests(`${rebuildEnv.NEXT_DIST_DIR}/static`)).toEqual(assets);
+  expect(digests(`${builtDir(rebuildEnv.NEXT_DIST_DIR)}/static`)).toEqual(assets);
   // The page-data paths carry the same build id.
   expect(Object.keys(assets).some((path) => path.includes(`/${first}/_buildManifest.js`))).toBe(true);
 });

@@ -1,8 +1,7 @@
-// `npm run dev` tells the truth (issue 37): the app the tests compose (tests/support/test-app.mjs, with the guide's
-// `/api/hello-backend`) under `next dev`, started once, piped through the pino-pretty command of package.json's `dev`
+// `npm run dev` tells the truth (issue 37): the guide's app (apps/guide, with its `/api/hello-backend`) under `next dev`, started once, piped through the pino-pretty command of package.json's `dev`
 // script. Spotlight's UI is left out: a small recorder on loopback stands in for its sidecar, as `spotlight run` would
 // point the app at it. Runs alone (playwright.development.config.ts): it needs none of the production suite's servers.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -12,7 +11,8 @@ import { startBackend, type Backend } from '../support/backend';
 import { productTestEnv } from '../support/e2e-env.mts';
 import { freePort } from '../support/processes';
 
-const copy = '.test-results/dev-app';
+/** The app `next dev` runs, in its own folder as `npm run dev` would. */
+const app = 'apps/guide';
 
 /**
  * The shell command `npm run dev` runs under Spotlight: `next dev` piped through pino-pretty. It listens as `localhost`
@@ -54,14 +54,12 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
-  const composed = spawnSync('node', ['tests/support/test-app.mjs', '--compose', copy], { stdio: 'inherit' });
-  expect(composed.status).toBe(0);
   backend = await startBackend({ '/stock': { items: 3 } });
   sidecar = await startSidecar();
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   dev = spawn('sh', ['-c', devCommand(port)], {
-    cwd: copy,
+    cwd: app,
     detached: true,
     env: {
       ...process.env,

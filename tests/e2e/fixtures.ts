@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { expect, test as base, type Page } from '@playwright/test';
 import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
-import { appOrigin, e2eDistDir } from '../support/e2e-env.mts';
+import { appOrigin, builtDir } from '../support/e2e-env.mts';
 import { IngestClient } from '../support/ingest';
 
 /**
@@ -62,7 +62,7 @@ const sdkMarker = '/envelope/';
 
 /** The paths of the build's chunks that hold the browser SDK, read from the build the server serves. */
 export function sdkChunks(): Set<string> {
-  const dir = join(e2eDistDir, 'static', 'chunks');
+  const dir = join(builtDir(), 'static', 'chunks');
   const files = readdirSync(dir).filter(
     (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(sdkMarker),
   );
@@ -77,9 +77,9 @@ export function sdkChunks(): Set<string> {
  * Firefox's next document from ever completing its load.
  */
 export function routeScripts(route: string): Set<string> {
-  const buildId = readFileSync(join(e2eDistDir, 'BUILD_ID'), 'utf8');
+  const buildId = readFileSync(join(builtDir(), 'BUILD_ID'), 'utf8');
   const page: { __BUILD_MANIFEST?: Record<string, string[]> } = {};
-  runInNewContext(readFileSync(join(e2eDistDir, 'static', buildId, '_buildManifest.js'), 'utf8'), { self: page });
+  runInNewContext(readFileSync(join(builtDir(), 'static', buildId, '_buildManifest.js'), 'utf8'), { self: page });
   const files = page.__BUILD_MANIFEST?.[route] ?? [];
   const scripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
   expect(scripts.size).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
 import { copyOfBuild, startExpectingExit } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mts';
+import { builtDir, e2eDistDir } from '../support/e2e-env.mts';
 import {
   generatedPath,
   member,
@@ -167,7 +167,7 @@ test.describe('two instances on one Redis', () => {
     expect((await revalidate(a.origin, { path: generatedPath })).status).toBe(200);
     const revalidated = await served(a.origin);
     const built = /data-testid="generated-at">([^<]+)</.exec(
-      readFileSync(`${e2eDistDir}/server/pages${generatedPath}.html`, 'utf8'),
+      readFileSync(`${builtDir()}/server/pages${generatedPath}.html`, 'utf8'),
     )?.[1];
     expect(revalidated.generatedAt! > built!).toBe(true);
     for (const [instance, forget] of [

@@ -3,7 +3,7 @@ import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
 import { startBackend, type Backend, type BackendRequest } from '../support/backend';
 import { startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir, testAppCopy } from '../support/e2e-env.mts';
+import { apps, builtDir, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import type { IngestClient } from '../support/ingest';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, gotoWithRequestId, test } from './fixtures';
@@ -13,7 +13,7 @@ import { expect, gotoWithRequestId, test } from './fixtures';
 // files into the app the tests build (tests/support/test-app.mjs), and served here by an instance of its own against a
 // backend and a Debian Postgres of this test's. The spans come from the SDK's diagnostics-channel injection, which an
 // SDK or Next upgrade could drop silently: this test would fail.
-const release = readFileSync(`${e2eDistDir}/BUILD_ID`, 'utf8').trim();
+const release = readFileSync(`${builtDir(e2eDistDir, apps.guide)}/BUILD_ID`, 'utf8').trim();
 
 /**
  * A wait, created now, before the request is sent with this X-Request-Id: its transaction, and a finder for its spans.
@@ -70,12 +70,15 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     startBackend({ '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } }),
   ]);
   // The table comes from the guide's migration, applied by the guide's runner, as a deploy would before start.
-  migrate(postgres.url, testAppCopy);
+  migrate(postgres.url, apps.guide);
   const client = new pg.Client(postgres.url);
   await client.connect();
   await client.query("INSERT INTO products (name) VALUES ('pears'), ('apples')");
   await client.end();
-  app = await startInstance(e2eDistDir, undefined, { BACKEND_URL: backend.origin, DATABASE_URL: postgres.url });
+  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+    BACKEND_URL: backend.origin,
+    DATABASE_URL: postgres.url,
+  });
   const received = (path: string) => backend!.received.filter((r) => r.path === path).at(-1);
 
   await test.step('the page: fetch, the pool, the query and a span of its own, under getServerSideProps', async () => {

@@ -1,5 +1,5 @@
 import { startInstance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mts';
+import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import { firstException } from '../support/ingest';
 import { expect, gotoWithRequestId, test } from './fixtures';
 
@@ -15,7 +15,7 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
   ingest,
 }) => {
   // With the access log on: every request line is printed, and must not hold the session either.
-  const app = await startInstance(e2eDistDir, undefined, { LOG_REQUESTS: '1' });
+  const app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), { LOG_REQUESTS: '1' });
   try {
     const violations: string[] = [];
     page.on('console', (message) => {

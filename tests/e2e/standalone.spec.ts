@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInstance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mts';
+import { apps, builtDir, e2eDistDir } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).
@@ -11,8 +11,8 @@ test('the standalone directory serves pages, assets, images, API routes and the 
   request,
 }) => {
   const place = mkdtempSync(join(tmpdir(), 'standalone-'));
-  cpSync(`${e2eDistDir}/standalone`, place, { recursive: true });
-  const server = await startInstance(e2eDistDir, place);
+  cpSync(`${builtDir()}/standalone`, place, { recursive: true });
+  const server = await startInstance(e2eDistDir, join(place, apps.reference));
   const { origin } = server;
   try {
     const expected = (await (await request.get('/api/health')).json()) as { buildId: string };

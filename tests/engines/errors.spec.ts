@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event, StackFrame } from '@sentry/core';
-import { e2eDistDir } from '../support/e2e-env.mts';
+import { builtDir } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
 import { byText, expect, fromSite, hydrated, replayRecording, test } from './fixtures';
 
@@ -19,7 +19,7 @@ const chunkFrame = /^app:\/\/\/_next\/static\/chunks\/([\w.-]+\.js)(\?dpl=[\w-]+
 /** The built code a frame points at, from its line and column on: proof that the engine's format was parsed. */
 function codeAt(frame: StackFrame): string {
   const [, file = ''] = chunkFrame.exec(frame.filename ?? '') ?? [];
-  const line = readFileSync(join(e2eDistDir, 'static', 'chunks', file), 'utf8').split('\n')[(frame.lineno ?? 0) - 1];
+  const line = readFileSync(join(builtDir(), 'static', 'chunks', file), 'utf8').split('\n')[(frame.lineno ?? 0) - 1];
   return line?.slice((frame.colno ?? 0) - 1, (frame.colno ?? 0) + 100) ?? '';
 }
 

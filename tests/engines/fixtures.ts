@@ -19,9 +19,11 @@ export interface EngineOptions {
 export const provokesCspViolations = 'provokes CSP violations';
 
 export const test = base.extend<
-  { tab: EngineTab; site: SiteProxy; ingest: IngestClient },
+  { tab: EngineTab; site: SiteProxy; ingest: IngestClient; upstream: string },
   EngineOptions & { browserOfEngine: EngineBrowser }
 >({
+  // The app the site's proxy forwards to: the reference app, unless a test names another (the sweep of every app).
+  upstream: [appOrigin, { option: true }],
   engine: ['firefox', { option: true, scope: 'worker' }],
   // Launched once per worker: a browser start costs 1–3 s.
   browserOfEngine: [
@@ -34,8 +36,8 @@ export const test = base.extend<
   ],
   // Every page of every test, error pages and deploys included, shows with no CSP violation (a test that provokes
   // them on purpose says so with the annotation below).
-  site: async ({}, use, testInfo) => {
-    const site = await startSiteProxy(appOrigin);
+  site: async ({ upstream }, use, testInfo) => {
+    const site = await startSiteProxy(upstream);
     await use(site);
     await site.close();
     if (!testInfo.annotations.some((a) => a.type === provokesCspViolations)) {

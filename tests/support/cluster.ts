@@ -4,7 +4,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { preload } from '../../packages/foundation/scripts/standalone.mjs';
-import { appHost, e2eDistDir, e2eServerEnv } from './e2e-env.mts';
+import { appHost, apps, builtDir, e2eDistDir, e2eServerEnv, serverDir, type AppFolder } from './e2e-env.mts';
 import { freePort, killedOnExit as track, until } from './processes.ts';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -25,20 +25,24 @@ export interface Instance {
  * A copy of the build's standalone directory in a temporary place of its own, as a machine or container of a deploy
  * holds it: instances started from separate copies share no files (Next's filesystem cache among them).
  */
-export function copyOfBuild(distDir: string = e2eDistDir): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'instance-'));
-  cpSync(`${distDir}/standalone`, dir, { recursive: true });
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function copyOfBuild(
+  distDir: string = e2eDistDir,
+  app: AppFolder = apps.reference,
+): { dir: string; remove(): void } {
+  const place = mkdtempSync(join(tmpdir(), 'instance-'));
+  cpSync(`${builtDir(distDir, app)}/standalone`, place, { recursive: true });
+  // The server's folder in the copy (it keeps the repository's layout).
+  return { dir: join(place, app), remove: () => rmSync(place, { recursive: true, force: true }) };
 }
 
 /**
  * Starts the standalone server of the build in `distDir`, as `npm start` would, on a free loopback port. `dir` is
- * where the standalone directory is: the build's own, or a copy of it elsewhere. `env` adds to the tests' server
+ * where the standalone directory is: the build's own (serverDir), or a copy of it elsewhere (copyOfBuild). `env` adds to the tests' server
  * environment.
  */
 export async function startInstance(
   distDir: string = e2eDistDir,
-  dir: string = `${distDir}/standalone`,
+  dir: string = serverDir(distDir),
   env: Record<string, string> = {},
 ): Promise<Instance> {
   const port = await freePort();
@@ -84,7 +88,7 @@ export async function startInstance(
  */
 export async function startExpectingExit(
   env: Record<string, string | undefined>,
-  dir = `${e2eDistDir}/standalone`,
+  dir = serverDir(e2eDistDir),
 ): Promise<{ code: number | null; output: string; fatal: string[] }> {
   const child = track(
     spawn('node', ['--import', `./${preload}`, 'server.js'], {

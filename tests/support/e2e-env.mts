@@ -26,6 +26,11 @@ export const miniBrowserPath = `/usr/lib/${multiarch}/webkit2gtk-4.1/MiniBrowser
 export const appHost = 'localhost';
 export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
 export const appOrigin = `http://${appHost}:${appPort}`;
+/** The guide's app and the team's, each served beside it for its own tests and its sweep. */
+export const guidePort = Number(process.env.E2E_GUIDE_PORT ?? 3104);
+export const guideOrigin = `http://${appHost}:${guidePort}`;
+export const webPort = Number(process.env.E2E_WEB_PORT ?? 3105);
+export const webOrigin = `http://${appHost}:${webPort}`;
 
 /** The local Sentry-protocol ingest (tests/support/sentry-ingest.mjs); another origin than the app's. */
 export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
@@ -42,8 +47,29 @@ export const productTestEnv = {
   SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789abcdef',
 };
 
-/** The tests' own build directory: `npm test` leaves the build `npm start` serves alone. */
+/** The apps the tests build and serve, each a real app of this repository's workspaces. */
+export const apps = {
+  /** The reference pages, which prove the specification (tests/e2e, tests/engines). */
+  reference: 'apps/reference',
+  /** The app docs/build-your-product.md builds, with its own tests (apps/guide/tests). */
+  guide: 'apps/guide',
+  /** The team's app: its own tests (apps/web/tests) and the sweep of every page it builds. */
+  web: 'apps/web',
+} as const;
+export type AppFolder = (typeof apps)[keyof typeof apps];
+
+/** The tests' own build directory, inside each app: `npm test` leaves the build `npm start` serves alone. */
 export const e2eDistDir = '.next-e2e';
+
+/** A build's folder from the repository's root: `apps/reference/.next-e2e`. */
+export const builtDir = (distDir: string = e2eDistDir, app: AppFolder = apps.reference) => `${app}/${distDir}`;
+
+/**
+ * Where a build's standalone server.js is, from the root: the standalone directory holds the repository's layout
+ * (Next traces from its root), so the server sits at the app's path in it.
+ */
+export const serverDir = (distDir: string = e2eDistDir, app: AppFolder = apps.reference) =>
+  `${builtDir(distDir, app)}/standalone/${app}`;
 
 /** Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. */
 export const e2eBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn };
@@ -54,11 +80,10 @@ export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-n
 /** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
-/** The app the end-to-end tests build: the app with the tests' pages and the guide's files (tests/support/test-app.mjs). */
-export const testAppCopy = '.test-results/app';
-
-/** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs). */
+/** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs), per app. */
 export const serverLogFile = '.test-results/e2e-server.log';
+export const serverLogFileOf = (app: AppFolder) =>
+  app === apps.reference ? serverLogFile : `.test-results/e2e-server-${app.split('/')[1]}.log`;
 
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {

@@ -6,11 +6,20 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { serverLogFile } from './e2e-env.mts';
+import { resolve } from 'node:path';
+import { apps, serverLogFileOf } from './e2e-env.mts';
 
+// Which app: `node tests/support/logged-server.mjs apps/guide`; the reference app by default.
+const app = process.argv[2] ?? apps.reference;
+if (!Object.values(apps).includes(app)) throw new Error(`logged-server: no app ${app}; one of ${Object.values(apps)}`);
+const serverLogFile = serverLogFileOf(app);
 mkdirSync(dirname(serverLogFile), { recursive: true });
 const log = createWriteStream(serverLogFile);
-const server = spawn('node', ['packages/foundation/scripts/start.mjs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+// Its own `npm start`, run in the app's folder as npm would.
+const server = spawn('node', [resolve('packages/foundation/scripts/start.mjs')], {
+  cwd: app,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 server.stdout.pipe(log, { end: false });
 server.stderr.pipe(log, { end: false });
 let stopping = false;

@@ -5,12 +5,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvelope, type Event } from '@sentry/core';
-import { samplePaths as productSamplePaths } from '../product/sample-paths';
-import { e2eBuildEnv, e2eDistDir } from './e2e-env.mts';
-import { referenceSamplePaths } from './sample-paths';
+import { samplePaths as guideSamplePaths } from '../../apps/guide/tests/sample-paths';
+import { samplePaths as referenceSamplePaths } from '../../apps/reference/tests/sample-paths';
+import { samplePaths as webSamplePaths } from '../../apps/web/tests/sample-paths';
+import {
+  appOrigin,
+  apps,
+  builtDir,
+  e2eBuildEnv,
+  e2eDistDir,
+  guideOrigin,
+  webOrigin,
+  type AppFolder,
+} from './e2e-env.mts';
 
-/** Where a product team lists the paths of its dynamic routes (and the pages whose status is what they show). */
-export const samplePathsFile = 'tests/product/sample-paths.ts';
+/** Where an app lists the paths of its dynamic routes (and the pages whose status is what they show), in its folder. */
+export const samplePathsFile = "the app's tests/sample-paths.ts";
 
 /** A path the sweep loads, with what it shows when that is not a plain page. */
 export interface SamplePath {
@@ -24,8 +34,15 @@ export interface SamplePath {
 /** Route (as Next names it: `/examples/[id]`) → the paths the sweep loads for it. A static route lists itself. */
 export type SamplePaths = Record<string, readonly (string | SamplePath)[]>;
 
-/** The product's table and the tests' own, for the reference pages. */
-const allSamplePaths: SamplePaths = { ...referenceSamplePaths, ...productSamplePaths };
+/**
+ * Every app the sweep loads, with its table and where the tests serve it: the team's first, whose pages are held to
+ * the same promises as the reference pages with no test written for them.
+ */
+export const sweptApps: { app: AppFolder; origin: string; samples: SamplePaths }[] = [
+  { app: apps.web, origin: webOrigin, samples: webSamplePaths },
+  { app: apps.guide, origin: guideOrigin, samples: guideSamplePaths },
+  { app: apps.reference, origin: appOrigin, samples: referenceSamplePaths },
+];
 
 /** The routes of the build that are not pages a visitor opens: the one list of what the sweep leaves out, and why. */
 const notPages: [leftOut: (route: string) => boolean, why: string][] = [
@@ -95,7 +112,7 @@ export const missingSampleMessage = (route: string) =>
   `e.g. '${route}': ['${route.replace(/\[+(?:\.\.\.)?([^\]]+)\]+/g, '<a real $1>')}'].`;
 
 /** Every page to load, and every route that cannot be loaded as the build and the sample table stand. */
-export function discoverPages(manifests: BuildManifests, samples: SamplePaths = allSamplePaths): Sweep {
+export function discoverPages(manifests: BuildManifests, samples: SamplePaths): Sweep {
   const pages: SweptPage[] = [];
   const problems: SweepProblem[] = [];
   const routes = Object.keys(manifests.pages).sort();
@@ -138,7 +155,7 @@ export const buildCommand = `${Object.entries(e2eBuildEnv)
   .join(' ')} npm run build`;
 
 /** Reads the manifests of the build the e2e server serves; a missing build is a failure that says how to make it. */
-export function readBuildManifests(distDir: string = e2eDistDir): BuildManifests {
+export function readBuildManifests(distDir: string = builtDir()): BuildManifests {
   const pagesFile = join(distDir, 'server', 'pages-manifest.json');
   const prerenderFile = join(distDir, 'prerender-manifest.json');
   const missing = [pagesFile, prerenderFile].find((file) => !existsSync(file));
@@ -153,9 +170,9 @@ export function readBuildManifests(distDir: string = e2eDistDir): BuildManifests
 }
 
 /** The sweep of the e2e build, or, when there is no build, one problem saying how to make it. */
-export function sweepOfBuild(): Sweep {
+export function sweepOfBuild({ app, samples }: { app: AppFolder; samples: SamplePaths }): Sweep {
   try {
-    return discoverPages(readBuildManifests());
+    return discoverPages(readBuildManifests(builtDir(e2eDistDir, app)), samples);
   } catch (error) {
     return { pages: [], problems: [{ route: 'the build', message: (error as Error).message }] };
   }
@@ -196,8 +213,8 @@ export interface AxeViolation {
 /** The rules every page is held to: WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
 export const axeRuleTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
-/** The axe rules the sample table says this path breaks on purpose (none for a path it does not list). */
-export function axeRulesSkippedOn(path: string, samples: SamplePaths = allSamplePaths): string[] {
+/** The axe rules the sample table (the reference app's by default) says this path breaks on purpose (none for a path it does not list). */
+export function axeRulesSkippedOn(path: string, samples: SamplePaths = referenceSamplePaths): string[] {
   const listed = Object.values(samples)
     .flat()
     .find((s) => typeof s !== 'string' && s.path === path);

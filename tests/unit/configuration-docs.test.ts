@@ -54,8 +54,10 @@ function variablesRead(): Map<string, string> {
   const read = new Map<string, string>();
   const pattern =
     /(?:\benv|\bsource)\.([A-Z][A-Z0-9_]*[A-Z0-9])\b|\b(?:secondsAsMs|flag|logLevel|sentryDsn|sampleRate|url|integer)\('([A-Z][A-Z0-9_]*)'/g;
-  const code = ['src', 'scripts', 'packages/foundation/src', 'packages/foundation/scripts'].flatMap(sourceFiles);
-  for (const file of [...code, 'next.config.ts']) {
+  const code = ['apps/web/src', 'scripts', 'packages/foundation/src', 'packages/foundation/scripts'].flatMap(
+    sourceFiles,
+  );
+  for (const file of [...code, 'apps/web/next.config.ts']) {
     for (const [, a, b] of readFileSync(file, 'utf8').matchAll(pattern)) {
       const name = (a ?? b)!;
       if (!internal.has(name) && !read.has(name)) read.set(name, file);

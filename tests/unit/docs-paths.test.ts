@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guideFiles, guideFolder } from '../support/test-app.mjs';
 
 // Every repository path the README and docs/ name exists, and every link stays inside the repository: files move, and
 // a doc that points at the old place misleads the next reader. A file the guide adds to the app counts as existing at
@@ -20,7 +19,7 @@ function prose(text: string): string {
   return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
 }
 
-const topFolders = /^(?:src|packages|tests|scripts|bench|docs|deploy|public|examples|\.ci)\//;
+const topFolders = /^(?:apps|src|packages|tests|scripts|bench|docs|deploy|public|migrations|\.ci)\//;
 /** A glob, a placeholder or an elision names no one file. */
 const notOnePath = /[*<>…{}\s|]/;
 
@@ -57,10 +56,10 @@ function referringFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
+      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') ? [] : walk(path);
       return /\.(ts|tsx|mjs|mts|md)$/.test(entry.name) ? [path] : [];
     });
-  return [...docs, ...['src', 'scripts', 'tests', 'bench', 'examples'].flatMap(walk)];
+  return [...docs, ...['apps', 'packages', 'scripts', 'tests', 'bench'].flatMap(walk)];
 }
 
 /** A section named by its heading, or by the bold words that open a paragraph or an item. */
@@ -72,8 +71,20 @@ function hasSection(doc: string, title: string): boolean {
   );
 }
 
-const created = new Set(guideFiles().flatMap((path) => [path, `${dirname(path)}/`]));
-const exists = (path: string) => created.has(path) || existsSync(path);
+/** The app the guide builds: what it adds to a team's app (apps/web), each file at the path it takes there. */
+const guideFolder = 'apps/guide';
+const guideFiles = () =>
+  ['src', 'scripts', 'migrations']
+    .flatMap((dir) => readdirSync(join(guideFolder, dir), { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(guideFolder, join(entry.parentPath, entry.name)))
+    .filter(
+      (path) =>
+        !existsSync(join('apps/web', path)) ||
+        readFileSync(join('apps/web', path), 'utf8') !== readFileSync(join(guideFolder, path), 'utf8'),
+    );
+const exists = (path: string) =>
+  existsSync(path) || ['apps/web', guideFolder].some((app) => existsSync(join(app, path)));
 
 describe('paths the docs name', () => {
   it.each(docs)('%s names only paths that exist', (doc) => {

@@ -13,13 +13,19 @@ const { name, exports, peerDependencies } = manifest(foundation) as {
   peerDependencies: Record<string, string>;
 };
 
-/** The files of the app and of the apps the tests build (the reference pages, the guide's files). */
-function appFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && /\.(ts|tsx|mts|mjs)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
+/** The code of every app (apps/*): its sources, scripts and tests, and its next.config.ts. */
+function appFiles(app: string): string[] {
+  const code = ['src', 'scripts', 'tests'].map((dir) => join(app, dir)).filter((dir) => existsSync(dir));
+  return [
+    ...code.flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.(ts|tsx|mts|mjs)$/.test(entry.name))
+        .map((entry) => join(entry.parentPath, entry.name)),
+    ),
+    join(app, 'next.config.ts'),
+  ];
 }
-const apps = [...['src', 'tests/app', 'examples/build-your-product'].flatMap(appFiles), 'next.config.ts'];
+const apps = readdirSync('apps').flatMap((app) => appFiles(join('apps', app)));
 
 /** Every module an app's file imports or re-exports. */
 const specifiers = (file: string) =>

@@ -14,7 +14,7 @@ import {
   urlRedaction,
 } from '../../packages/foundation/src/observability/privacy/events';
 import { redactedUrl, redactedUrlsIn } from '../../packages/foundation/src/observability/privacy/urls.mts';
-import { config as proxyConfig } from '../../src/proxy';
+import { config as proxyConfig } from '../../apps/web/src/proxy';
 import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
 import { hasDotSegment } from '../../packages/foundation/src/server/dotSegments.mts';
 import { requestIdFor } from '../../packages/foundation/src/server/requestId.mts';
@@ -80,8 +80,11 @@ function regexLiterals(dir: string): { where: string; regex: RegExp }[] {
   return found;
 }
 
-describe('every regex in src/ and packages/foundation/src/ runs in linear time', () => {
-  const literals = [...regexLiterals('src'), ...regexLiterals('packages/foundation/src')];
+describe('every regex in apps/*/src/ and packages/foundation/src/ runs in linear time', () => {
+  const literals = [
+    ...readdirSync('apps').flatMap((app) => regexLiterals(`apps/${app}/src`)),
+    ...regexLiterals('packages/foundation/src'),
+  ];
 
   it('finds the regexes (the redaction among them)', () => {
     expect(literals.length).toBeGreaterThan(30);

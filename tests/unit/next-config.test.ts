@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
 import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
 import { describe, expect, it } from 'vitest';
-import config from '../../next.config';
+import config from '../../apps/web/next.config';
 import { sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
 import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EnvError, integer, secret, url } from '../../packages/foundation/src/config/envChecks.mts';
 
-// The product's settings (src/config/productEnv.ts) are checked with these, and validated with the foundation's.
+// The product's settings (an app's src/config/productEnv.ts) are checked with these, and validated with the foundation's.
 
 describe('url()', () => {
   const backend = { protocols: ['http:', 'https:'], example: 'http://backend.internal:8080' };
@@ -72,7 +72,7 @@ describe('integer()', () => {
 describe('the product’s settings in the server’s environment', () => {
   it('are parsed with the foundation’s, from the same source, so a bad one stops start-up alike', async () => {
     vi.resetModules();
-    vi.doMock('../../src/config/productEnv', () => ({
+    vi.doMock('../../apps/web/src/config/productEnv', () => ({
       parseProductEnv: (source: Record<string, string | undefined>) => ({
         backendUrl: url('BACKEND_URL', source.BACKEND_URL, { protocols: ['http:'], example: 'http://backend' }),
       }),
@@ -84,7 +84,7 @@ describe('the product’s settings in the server’s environment', () => {
       });
       expect(() => parseServerEnv({})).toThrow(/^BACKEND_URL is not set/);
     } finally {
-      vi.doUnmock('../../src/config/productEnv');
+      vi.doUnmock('../../apps/web/src/config/productEnv');
       vi.resetModules();
     }
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { describe, expect, it } from 'vitest';
-import { config } from '../../src/proxy';
+import { config } from '../../apps/web/src/proxy';
 
 // Next's own matcher logic, fed our proxy's config (spec §2: every path but the listed exclusions).
 const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `http://localhost${path}` });

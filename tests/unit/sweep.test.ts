@@ -98,8 +98,8 @@ describe('discovering the pages of a build', () => {
     ]);
     expect(missingSampleMessage('/shop/[[...filters]]')).toBe(
       '/shop/[[...filters]] (route /shop/[[...filters]]): the sweep has no path to load this dynamic route: the ' +
-        'build prerenders none of its paths (getStaticPaths) and tests/product/sample-paths.ts lists none. Add a ' +
-        "sample path for it to tests/product/sample-paths.ts, e.g. '/shop/[[...filters]]': ['/shop/<a real filters>'].",
+        "build prerenders none of its paths (getStaticPaths) and the app's tests/sample-paths.ts lists none. Add a " +
+        "sample path for it to the app's tests/sample-paths.ts, e.g. '/shop/[[...filters]]': ['/shop/<a real filters>'].",
     );
   });
 
@@ -107,8 +107,8 @@ describe('discovering the pages of a build', () => {
     const stale = discoverPages(build, { ...samples, '/gone': ['/gone'], '/posts/[slug]': ['/blog/first'] });
     expect(stale.problems.map((p) => p.message)).toEqual(
       expect.arrayContaining([
-        "tests/product/sample-paths.ts lists /gone, which is not a page of the build the sweep loads: remove it, or correct the route's name.",
-        expect.stringContaining('/blog/first (route /posts/[slug]): tests/product/sample-paths.ts lists /blog/first'),
+        "the app's tests/sample-paths.ts lists /gone, which is not a page of the build the sweep loads: remove it, or correct the route's name.",
+        expect.stringContaining("/blog/first (route /posts/[slug]): the app's tests/sample-paths.ts lists /blog/first"),
       ]),
     );
   });
@@ -153,14 +153,14 @@ describe('the failures, each naming the page and the promise', () => {
   it('a status', () => {
     expect(statusProblem(page, 200)).toBeUndefined();
     expect(statusProblem(page, 500)).toBe(
-      "answered 500, a server error (if showing this status is the page's purpose, say so in tests/product/sample-paths.ts)",
+      "answered 500, a server error (if showing this status is the page's purpose, say so in the app's tests/sample-paths.ts)",
     );
     expect(statusProblem(page, 404)).toMatch(/^answered 404, not a page/);
     // A page that sends the visitor on (a protected page to sign-in): the page it leads to is swept itself.
     expect(statusProblem(page, 307)).toBeUndefined();
     expect(statusProblem({ ...page, status: 503 }, 503)).toBeUndefined();
     expect(statusProblem({ ...page, status: 503 }, 200)).toBe(
-      'answered 200, not the 503 tests/product/sample-paths.ts gives',
+      "answered 200, not the 503 the app's tests/sample-paths.ts gives",
     );
   });
 

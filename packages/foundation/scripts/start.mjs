@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from './node-version.mjs';
-import { preload } from './standalone.mjs';
+import { preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
@@ -14,7 +14,14 @@ const { fingerprintFile, sourceFingerprint, startDecision } = await import('./bu
 
 const { distDirOf } = await import('../src/config/settings.mts');
 const distDir = distDirOf();
-const standalone = `${distDir}/standalone`;
+/** Where the build's server.js is: below the standalone directory, at the app's path in the repository (apps/web). */
+function serverDir() {
+  try {
+    return standaloneServerDir(distDir);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */
 function builtAppDir() {
@@ -37,7 +44,7 @@ function builtFrom() {
 // A build of other sources is never served: after an edit, `npm start` builds again
 // (packages/foundation/scripts/build-identity.mts).
 const decision = startDecision({
-  built: existsSync(`${standalone}/server.js`),
+  built: existsSync(`${serverDir()}/server.js`),
   builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
   builtFrom: builtFrom(),
   tree: sourceFingerprint(),
@@ -50,7 +57,7 @@ if (decision.action === 'build') {
 
 // The preload refuses requests Next mishandles and drains on SIGTERM (packages/foundation/src/server/preload.mts).
 const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
-  cwd: standalone,
+  cwd: serverDir(),
   stdio: 'inherit',
 });
 // The server decides when to exit: pass the signal on and wait for it.

@@ -25,7 +25,7 @@ export default function ReferencePages() {
       />
       <h1>Reference pages</h1>
       <Image
-        // A public file by its path: the tests' pages live apart from public/ (tests/app).
+        // A public file by its path: it is served from the app's public/.
         src="/hero.png"
         width={1200}
         height={600}
@@ -38,7 +38,7 @@ export default function ReferencePages() {
       />
       <p className="notice">
         These pages belong to the tests: each exercises a behaviour of the specification, and the end-to-end build adds
-        them to the app (tests/app).
+        them to the app (apps/reference).
       </p>
       <ul>
         {examples.map(({ href, label }) => (

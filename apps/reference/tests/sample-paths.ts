@@ -1,8 +1,8 @@
-// The sample paths of the tests' own reference pages (tests/app/pages/examples), for the page sweep: the same kind of
-// table as the product team's tests/product/sample-paths.ts, kept apart so that a team's table holds only its routes.
-import type { SamplePaths } from './sweep';
+// The sample paths of the reference pages (src/pages/examples), for the page sweep: the same kind of
+// table as every app's tests/sample-paths.ts.
+import type { SamplePaths } from '../../../tests/support/sweep';
 
-export const referenceSamplePaths: SamplePaths = {
+export const samplePaths: SamplePaths = {
   '/examples/[id]': ['/examples/42'],
   '/examples/docs/[...path]': ['/examples/docs/guides/routing/intro'],
   '/examples/on-demand/[slug]': ['/examples/on-demand/first-visit'],
