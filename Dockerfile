@@ -17,6 +17,9 @@ ENV BUILD_ID=$BUILD_ID NEXT_PUBLIC_SENTRY_DSN=$NEXT_PUBLIC_SENTRY_DSN \
 COPY package.json package-lock.json ./
 # The foundation's package is a workspace of the app: npm links it, and installs its dependencies, from its manifest.
 COPY packages/foundation/package.json packages/foundation/
+COPY apps/web/package.json apps/web/
+COPY apps/guide/package.json apps/guide/
+COPY apps/reference/package.json apps/reference/
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -24,7 +27,9 @@ RUN npm run build
 FROM node:${NODE_VERSION}-slim
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
-COPY --from=build --chown=node:node /app/.next/standalone ./
+COPY --from=build --chown=node:node /app/apps/web/.next/standalone ./
+# The standalone directory keeps the repository's layout: the server is at the app's path in it.
+WORKDIR /app/apps/web
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \

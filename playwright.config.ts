@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { testSettings as guideSettings } from './apps/guide/tests/settings';
+import { testSettings as webSettings } from './apps/web/tests/settings';
 import type { EngineOptions } from './tests/engines/fixtures';
 import {
   appOrigin,
+  appPort,
   apps,
   chromiumFlags,
   chromiumPath,
@@ -10,8 +14,8 @@ import {
   guidePort,
   ingestOrigin,
   ingestPort,
-  productTestEnv,
   webOrigin,
+  servicesFile,
   webPort,
 } from './tests/support/e2e-env.mts';
 
@@ -70,26 +74,31 @@ export default defineConfig<EngineOptions>({
       reuseExistingServer: false,
       timeout: 10_000,
     },
-    {
-      // The services the product's pages call (a backend, a migrated Postgres), before the app that calls them.
-      command: 'node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON apps/guide/tests/services.ts',
-      url: `${productTestEnv.BACKEND_URL}/greeting`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    },
+    // Each app's services (<app>/tests/services.ts), before the app that calls them; started already when
+    // scripts/e2e.mjs runs this (it starts them before the builds, which may read them).
+    ...(process.env.E2E_SERVICES_STARTED ? [] : Object.values(apps))
+      .filter((app) => existsSync(servicesFile(app)))
+      .map((app) => ({
+        command: `node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON ${servicesFile(app)}`,
+        wait: { stdout: /^services ready/m },
+        stdout: 'pipe' as const,
+        reuseExistingServer: false,
+        timeout: 30_000,
+        // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
+        gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+      })),
     // The production build of each app made by `npm test` (with e2eBuildEnv), each on its own port; loopback only.
     ...(
       [
-        [apps.reference, appOrigin, undefined],
-        [apps.guide, guideOrigin, guidePort],
-        [apps.web, webOrigin, webPort],
+        [apps.reference, appOrigin, appPort, {}],
+        [apps.guide, guideOrigin, guidePort, guideSettings],
+        [apps.web, webOrigin, webPort, webSettings],
       ] as const
-    ).map(([app, origin, port]) => ({
+    ).map(([app, origin, port, settings]) => ({
       command: `node tests/support/logged-server.mjs ${app}`,
       url: `${origin}/api/health`,
-      env: { ...e2eServerEnv, ...(port ? { PORT: String(port) } : {}) },
+      // The app's own test settings (<app>/tests/settings.ts) beside the foundation's.
+      env: { ...e2eServerEnv, ...settings, PORT: String(port) },
       reuseExistingServer: false,
       timeout: 60_000,
       // Its output goes to a file (tests/support/logged-server.mjs); stderr carries only a start-up failure.

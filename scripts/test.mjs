@@ -1,17 +1,13 @@
 // `npm test`: every check, in order, stopping at the first failure, then one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
-const { apps, e2eBuildEnv, nextReleaseBuildEnv, rebuildEnv, serverLogFile } =
-  await import('../tests/support/e2e-env.mts');
+const { apps, serverLogFile } = await import('../tests/support/e2e-env.mts');
 
 const reports = '.test-results';
-/** An app's `npm run build`, run in the app's folder. */
-const build = ['node', resolve('packages/foundation/scripts/build.mjs')];
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
@@ -25,13 +21,8 @@ const steps = [
     name: 'unit',
     cmd: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/unit.json`],
   },
-  // Each app built as it is, in its own folder, by its own `npm run build` (the foundation's build script).
-  ...Object.values(apps).map((app) => ({ name: `build (${app})`, cmd: build, cwd: app, env: e2eBuildEnv })),
-  // Two more builds of the reference app for the deployment tests: a rolling deploy's next release, and the same
-  // commit built again.
-  { name: 'build (next release)', cmd: build, cwd: apps.reference, env: nextReleaseBuildEnv },
-  { name: 'build (again)', cmd: build, cwd: apps.reference, env: rebuildEnv },
-  { name: 'e2e', cmd: ['playwright', 'test'] },
+  // Each app's services, then each app built as it is in its own folder (only what is stale), then Playwright.
+  { name: 'e2e', cmd: ['node', '--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'scripts/e2e.mjs'] },
   // `next dev` with the settings `npm run dev` uses, started once, alone (tests/e2e/development.spec.ts).
   { name: 'e2e (development)', cmd: ['playwright', 'test', '-c', 'playwright.development.config.ts'] },
 ];

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { buildIdOf, sourceState } from '../../packages/foundation/scripts/build-identity.mts';
+import { apps } from '../support/e2e-env.mts';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
 
@@ -7,7 +9,12 @@ test('/api describes the API', async ({ request }) => {
   const response = await request.get('/api');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toContain('application/json');
-  expect(await response.json()).toEqual({ name: 'web-foundation', version: expect.any(String) });
+  // Named by the app's own package.json: the reference app's here, a team's own in its app.
+  const { name, version } = JSON.parse(readFileSync(`${apps.reference}/package.json`, 'utf8')) as Record<
+    string,
+    string
+  >;
+  expect(await response.json()).toEqual({ name, version });
 });
 
 test('/api/health reports status, build id, deployment id and uptime', async ({ request }) => {
@@ -15,9 +22,9 @@ test('/api/health reports status, build id, deployment id and uptime', async ({ 
   expect(response.status()).toBe(200);
   const body = (await response.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ status: 'ok', buildId: expect.any(String), uptimeSeconds: expect.any(Number) });
-  // Issue 6: built without BUILD_ID, the build is named after its git commit (and its uncommitted changes, when the
-  // tree has some), and Next's deploymentId is the same.
-  expect(body.buildId).toBe(buildIdOf(sourceState()!));
+  // Issue 6: built without BUILD_ID, the build is named after its git commit (and the uncommitted changes of what the
+  // app's build reads, when there are some: issue 45), and Next's deploymentId is the same.
+  expect(body.buildId).toBe(buildIdOf(sourceState(apps.reference)!));
   expect(body.deploymentId).toBe(body.buildId);
 });
 

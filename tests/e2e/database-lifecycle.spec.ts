@@ -6,9 +6,10 @@ import { freePort } from '../support/processes';
 import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, test } from './fixtures';
+import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
 
-// Issue 35: sections 4a and 4b of docs/build-your-product.md, built from the guide's own files into the app the
-// tests build (tests/support/test-app.mjs). The product's settings stop a bad start with one sentence; its migration runner
+// Issue 35: sections 4a and 4b of docs/build-your-product.md, in the guide's app (apps/guide) as the tests build it.
+// The product's settings stop a bad start with one sentence; its migration runner
 // applies each migration once; its database pool closes after the last request on SIGTERM (onShutdown).
 
 let postgres: Postgres | undefined;
@@ -36,7 +37,7 @@ function messages(output: string): string[] {
 test('the product’s settings: a missing or wrong one stops start-up with one sentence naming it and what to set', async () => {
   test.setTimeout(60_000);
   const missing = await startExpectingExit(
-    { BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' },
+    { ...guideSettings, BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' },
     serverDir(e2eDistDir, apps.guide),
   );
   expect(missing.code).toBe(1);
@@ -45,6 +46,7 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
   );
   const wrong = await startExpectingExit(
     {
+      ...guideSettings,
       BACKEND_URL: 'http://127.0.0.1:9',
       DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
     },
@@ -100,6 +102,7 @@ test('SIGTERM: the request in flight finishes, then the database pool closes (on
   ]);
   migrate(postgres.url, apps.guide);
   app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+    ...guideSettings,
     BACKEND_URL: backend.origin,
     DATABASE_URL: postgres.url,
     LOG_REQUESTS: '1',

@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBackend, type Backend } from '../support/backend';
-import { productTestEnv } from '../support/e2e-env.mts';
 import { freePort } from '../support/processes';
+import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
 
 /** The app `next dev` runs, in its own folder as `npm run dev` would. */
 const app = 'apps/guide';
@@ -71,7 +71,7 @@ test.beforeAll(async () => {
       SENTRY_SPOTLIGHT: sidecar.url,
       NEXT_PUBLIC_SENTRY_SPOTLIGHT: sidecar.url,
       SENTRY_TRACES_SAMPLE_RATE: '1',
-      ...productTestEnv,
+      ...guideSettings,
       BACKEND_URL: backend.origin,
     },
   });

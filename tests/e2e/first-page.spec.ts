@@ -1,9 +1,9 @@
 import { firstException } from '../support/ingest';
 import { expect, gotoWithRequestId, test } from './fixtures';
 
-// Issue 24: the first step of docs/build-your-product.md, whose files `npm test` copies from
-// apps/guide into the app the tests build (tests/support/test-app.mjs). A newcomer's new page and API
-// route are served, traced, and their errors reported, exactly as the guide says.
+// Issue 24: the first step of docs/build-your-product.md, in the guide's app (apps/guide) as `npm test` builds and
+// serves it. A newcomer's new page and API route are served, traced, and their errors reported, exactly as the guide
+// says.
 test('the guide’s new pages and API route are served, traced and reported', async ({ page, ingest }) => {
   // Each request is sent with an id of the test's own, so that the wait for what it reports is created before it.
   const ofRequest = (requestId: string) => (e: { tags?: Record<string, unknown> }) => e.tags?.request_id === requestId;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appHost, appPort, e2eServerEnv } from '../support/e2e-env.mts';
+import { appHost, appPort, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
 import { thrownException } from '../support/ingest';
 import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
@@ -30,7 +30,8 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
 }) => {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
-  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
+  const server = spawn('node', [startScript], {
+    cwd: apps.reference,
     // A drain long enough to see readiness turn 503 on a loaded machine, and a cut later than the test's own
     // time-out: a server that waited for the cut, instead of closing once its requests finished, fails the test.
     env: {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
-import { appHost, e2eServerEnv, serverLogFile } from '../support/e2e-env.mts';
+import { appHost, apps, e2eServerEnv, serverLogFile, startScript } from '../support/e2e-env.mts';
 import { freePort } from '../support/processes';
 import { expect, test } from './fixtures';
 
@@ -122,7 +122,8 @@ test('error lines reach Sentry as logs, batched, linked to the trace, without co
 /** Runs `npm start`'s server with extra variables until it exits (after `whileUp`, if it came up); its output lines. */
 async function serverRun(env: Record<string, string>, whileUp?: (origin: string) => Promise<void>) {
   const port = await freePort();
-  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
+  const server = spawn('node', [startScript], {
+    cwd: apps.reference,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

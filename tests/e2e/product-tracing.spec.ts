@@ -7,10 +7,11 @@ import { apps, builtDir, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import type { IngestClient } from '../support/ingest';
 import { migrate, startPostgres, type Postgres } from '../support/postgres';
 import { expect, gotoWithRequestId, test } from './fixtures';
+import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
 
 // Issue 29: a product's own calls are traced. Step 4 of docs/build-your-product.md (a page that calls the backend with
-// fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` with the guide's other
-// files into the app the tests build (tests/support/test-app.mjs), and served here by an instance of its own against a
+// fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` in the guide's app
+// (apps/guide), and served here by an instance of its own against a
 // backend and a Debian Postgres of this test's. The spans come from the SDK's diagnostics-channel injection, which an
 // SDK or Next upgrade could drop silently: this test would fail.
 const release = readFileSync(`${builtDir(e2eDistDir, apps.guide)}/BUILD_ID`, 'utf8').trim();
@@ -76,6 +77,7 @@ test("a page's fetch and queries and an API route's node:http call are spans und
   await client.query("INSERT INTO products (name) VALUES ('pears'), ('apples')");
   await client.end();
   app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+    ...guideSettings,
     BACKEND_URL: backend.origin,
     DATABASE_URL: postgres.url,
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
+import { appHost, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
 import { freePort } from '../support/processes';
 import { thrownException } from '../support/ingest';
 import { expect, test } from './fixtures';
@@ -40,7 +40,8 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
 
 test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest }) => {
   const port = await freePort();
-  const server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
+  const server = spawn('node', [startScript], {
+    cwd: apps.reference,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
     stdio: 'ignore',
     detached: true,

@@ -6,7 +6,7 @@ import { maxRequestBodyBytes } from '../../packages/foundation/src/config/reques
 import { processUse, resetPeak } from '../support/floods';
 import { freePort } from '../support/processes';
 import { rawRequest } from '../support/raw-http';
-import { appHost, e2eServerEnv } from '../support/e2e-env.mts';
+import { appHost, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 27: a body larger than the server takes is refused before it is read, with the API's JSON error, so that no
@@ -106,7 +106,8 @@ let output = '';
 test.beforeAll(async () => {
   port = await freePort();
   origin = `http://${appHost}:${port}`;
-  server = spawn('node', ['packages/foundation/scripts/start.mjs'], {
+  server = spawn('node', [startScript], {
+    cwd: apps.reference,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), REVALIDATE_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -2,9 +2,10 @@ import { startInstance } from '../support/cluster';
 import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
 import { firstException } from '../support/ingest';
 import { expect, gotoWithRequestId, test } from './fixtures';
+import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
 
-// Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), built from the guide's own files into the app the
-// tests build (tests/support/test-app.mjs), and served by an instance of its own with a secret, as a team would.
+// Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), in the guide's app (apps/guide) as the tests build
+// it, served by an instance of its own with a secret, as a team would.
 const demo = { email: 'demo@example.com', password: 'correct horse battery staple' };
 /** Set-Cookie of a new session, flag by flag, as src/server/session.ts writes it. */
 const sessionSetCookie = /^session=([\w-]+\.\d+\.[\w-]+); Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/;
@@ -15,7 +16,10 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
   ingest,
 }) => {
   // With the access log on: every request line is printed, and must not hold the session either.
-  const app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), { LOG_REQUESTS: '1' });
+  const app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+    ...guideSettings,
+    LOG_REQUESTS: '1',
+  });
   try {
     const violations: string[] = [];
     page.on('console', (message) => {

@@ -1,6 +1,8 @@
 // One place for the addresses the end-to-end build and server use (loopback only). TypeScript Node runs as it is:
 // scripts/test.mjs, the tests' app build and the benches load it outside any bundler.
 
+import { fileURLToPath } from 'node:url';
+
 /** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumFlags = [
@@ -37,15 +39,9 @@ export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
 export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
 export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 
-/** The services the product's pages call, started for the end-to-end server (tests/product/services.ts). */
+/** The services the guide's pages call, started for its end-to-end server (apps/guide/tests/services.ts). */
 export const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3102);
 export const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3103);
-/** The product's settings (src/config/productEnv.ts) as the end-to-end server gets them: its services, a test key. */
-export const productTestEnv = {
-  BACKEND_URL: `http://127.0.0.1:${backendPort}`,
-  DATABASE_URL: `postgres://app@127.0.0.1:${postgresPort}/postgres`,
-  SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789abcdef',
-};
 
 /** The apps the tests build and serve, each a real app of this repository's workspaces. */
 export const apps = {
@@ -57,6 +53,9 @@ export const apps = {
   web: 'apps/web',
 } as const;
 export type AppFolder = (typeof apps)[keyof typeof apps];
+
+/** `npm start`'s script, by its absolute path: run it in an app's folder, as npm does. */
+export const startScript = fileURLToPath(new URL('../../packages/foundation/scripts/start.mjs', import.meta.url));
 
 /** The tests' own build directory, inside each app: `npm test` leaves the build `npm start` serves alone. */
 export const e2eDistDir = '.next-e2e';
@@ -80,6 +79,20 @@ export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-n
 /** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
+/** Every build the end-to-end tests serve: each app's, and the reference app's two more for the deployment tests. */
+export const e2eBuilds: { app: AppFolder; env: Record<string, string> }[] = [
+  { app: apps.reference, env: e2eBuildEnv },
+  { app: apps.guide, env: e2eBuildEnv },
+  { app: apps.web, env: e2eBuildEnv },
+  { app: apps.reference, env: nextReleaseBuildEnv },
+  { app: apps.reference, env: rebuildEnv },
+];
+
+/** Where an app declares the services its pages call in the tests, started before its build (scripts/e2e.mjs). */
+export const servicesFile = (app: AppFolder) => `${app}/tests/services.ts`;
+/** Where an app gives its settings' values for the tests: `export const testSettings = { … }`. */
+export const settingsFileOf = (app: AppFolder) => `${app}/tests/settings.ts`;
+
 /** Everything the end-to-end server printed during the suite (tests/support/logged-server.mjs), per app. */
 export const serverLogFile = '.test-results/e2e-server.log';
 export const serverLogFileOf = (app: AppFolder) =>
@@ -87,7 +100,6 @@ export const serverLogFileOf = (app: AppFolder) =>
 
 /** Environment of the `next start` that the end-to-end tests run against. */
 export const e2eServerEnv = {
-  ...productTestEnv,
   NEXT_DIST_DIR: e2eDistDir,
   ENABLE_DIAGNOSTICS: '1',
   PORT: String(appPort),

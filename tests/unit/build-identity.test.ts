@@ -72,6 +72,44 @@ describe('sourceFingerprint of a git tree', () => {
   });
 });
 
+describe('sourceFingerprint of an app of the repository (apps/<name>)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'build-identity-apps-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir }).toString().trim();
+  const write = (path: string, text: string) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+
+  it('changes with what its build reads, never with its tests, another app or a doc', () => {
+    git('init', '-q');
+    for (const path of ['apps/web/src/page.ts', 'apps/web/tests/a.spec.ts', 'apps/guide/src/page.ts'])
+      write(path, 'one');
+    write('packages/foundation/index.ts', 'one');
+    write('docs/a.md', 'one');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'one');
+    const web = join(dir, 'apps/web');
+    const head = git('rev-parse', 'HEAD');
+    expect(sourceFingerprint(web)).toBe(head);
+    // A test, an untracked spec, another app, a doc: the build would be the same.
+    write('apps/web/tests/a.spec.ts', 'two');
+    write('apps/web/tests/b.spec.ts', 'new');
+    write('apps/guide/src/page.ts', 'two');
+    write('docs/a.md', 'two');
+    expect(sourceFingerprint(web)).toBe(head);
+    expect(sourceFingerprint(join(dir, 'apps/guide'))).toMatch(/-dirty-/);
+    // Its own page, untracked, and from a folder below the app: the same fingerprint, another than the clean one.
+    write('apps/web/src/new-page.ts', 'a page not yet committed');
+    const added = sourceFingerprint(web);
+    expect(added).toMatch(new RegExp(`^${head}-dirty-`));
+    expect(sourceFingerprint(join(web, 'src'))).toBe(added);
+    // The foundation's package is read by every build.
+    write('packages/foundation/index.ts', 'two');
+    expect(sourceFingerprint(web)).not.toBe(added);
+  });
+});
+
 describe('startDecision (npm start)', () => {
   it('builds when there is no build', () => {
     expect(startDecision({ builtElsewhere: false, built: false, builtFrom: undefined, tree: commit })).toMatchObject({

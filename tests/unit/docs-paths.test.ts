@@ -3,8 +3,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Every repository path the README and docs/ name exists, and every link stays inside the repository: files move, and
-// a doc that points at the old place misleads the next reader. A file the guide adds to the app counts as existing at
-// the path it takes there (examples/build-your-product/src/pages/hello.tsx as src/pages/hello.tsx).
+// a doc that points at the old place misleads the next reader. A path inside an app (`src/pages/index.tsx`) names the
+// team's app's file (apps/web), or the guide's (apps/guide/src/pages/hello.tsx) for a file the guide adds.
 
 const docs = [
   'README.md',

@@ -1,7 +1,7 @@
-// The services the guide's pages call, as the end-to-end server gets them: a backend that answers the guide's calls,
-// and a Postgres migrated by the app's own migrations (`node scripts/migrate.mjs`). Playwright starts this before the
-// app (playwright.config.ts), and the app reaches them at BACKEND_URL and DATABASE_URL (productTestEnv in
-// tests/support/e2e-env.mts). Your pages call other services? Answer their paths here.
+// The services the guide's pages call in the tests: a backend that answers the guide's calls, and a Postgres migrated
+// by the app's own migrations (`node scripts/migrate.mjs`). The tests start this before the app's build, so that a
+// page may read them at build time (scripts/e2e.mjs), and the app reaches them at the BACKEND_URL and DATABASE_URL of
+// ./settings.ts. Your pages call other services? Answer their paths here.
 // Node runs this file as it is, so its imports name their .ts files.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,9 +26,10 @@ if (existsSync(migrations)) {
     throw new Error(`The product's migrations failed against the tests' Postgres (exit code ${run.status}).`);
   }
 }
-// Last: Playwright takes the backend's answer as the sign that every service is ready.
+// Last: every service is up once the backend is.
 const backend = await startBackend(answers, backendPort);
-console.log(`product services: backend ${backend.origin}, Postgres ${postgres.url}`);
+// This line tells the tests every service is ready (scripts/e2e.mjs, playwright.config.ts).
+console.log(`services ready: backend ${backend.origin}, Postgres ${postgres.url}`);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => void Promise.all([backend.stop(), postgres.stop()]).then(() => process.exit(0)));

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 
 /** The commit checked out, and everything in the tree that differs from it ('' when nothing does). */
 export interface SourceState {
@@ -25,30 +26,51 @@ export function buildIdOf({ commit, changes }: SourceState): string {
 }
 
 /**
- * The tree's state from git: the diff against HEAD (binary-safe) and each untracked, not ignored file with its content.
- * The whole tree's, from whichever of its folders it is asked (the tests build their app in a folder below the root,
- * where `git ls-files --others` would see only that folder's files). Undefined outside a git checkout.
+ * What a build of the app in `app` (a folder of the repository) reads: the app's own files but its tests, the
+ * foundation's package, and the repository's files every app shares. A change anywhere else (a test, a doc, another
+ * app) leaves its build as it was: its id, and `npm start`'s and the tests' judgement that it is current.
+ */
+export function buildInputs(app: string): string[] {
+  const own =
+    app === '' ? ['.', ':(exclude)tests', ':(exclude)docs', ':(exclude)bench'] : [app, `:(exclude)${app}/tests`];
+  return [...own, 'packages', 'package.json', 'package-lock.json', 'tsconfig.base.json', '.nvmrc'];
+}
+
+/**
+ * The state of what the app in `from` is built from, from git: the diff against HEAD (binary-safe) and each untracked,
+ * not ignored file with its content, of buildInputs() only. Asked from any folder of the app, it is the app's (git
+ * runs at the repository's top, where `git ls-files --others` sees every untracked file). Undefined outside a git
+ * checkout.
  */
 export function sourceState(from = process.cwd()): SourceState | undefined {
   let cwd = from;
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
   let commit: string;
+  let app: string;
   try {
     commit = git('rev-parse', 'HEAD').toString().trim();
     cwd = git('rev-parse', '--show-toplevel').toString().trim();
+    app = appFolderOf(relative(cwd, from));
   } catch {
     return undefined;
   }
-  const diff = git('diff', 'HEAD', '--binary');
-  const untracked = git('ls-files', '--others', '--exclude-standard', '-z').toString().split('\0').filter(Boolean);
+  const inputs = buildInputs(app);
+  const diff = git('diff', 'HEAD', '--binary', '--', ...inputs);
+  const untracked = git('ls-files', '--others', '--exclude-standard', '-z', '--', ...inputs)
+    .toString()
+    .split('\0')
+    .filter(Boolean);
   if (diff.length === 0 && untracked.length === 0) return { commit, changes: '' };
   const changes = createHash('sha256').update(diff);
   for (const file of untracked) changes.update(`\0${file}\0`).update(readFileSync(`${cwd}/${file}`));
   return { commit, changes: changes.digest('hex') };
 }
 
-/** The fingerprint of the tree's sources: the build id it would get without BUILD_ID. */
+/** The app a folder belongs to: `apps/<name>` for any folder below it, else the repository's top (''). */
+const appFolderOf = (folder: string) => /^apps\/[^/]+/.exec(folder.split(sep).join('/'))?.[0] ?? '';
+
+/** The fingerprint of the app's sources (the app of `cwd`): the build id it would get without BUILD_ID. */
 export function sourceFingerprint(cwd = process.cwd()): string | undefined {
   const state = sourceState(cwd);
   return state && buildIdOf(state);

@@ -21,8 +21,9 @@ const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], 
   stdio: 'inherit',
 });
 if (status !== 0) process.exit(status ?? 1);
-if (builtFrom) writeFileSync(fingerprintFile(distDir), `${builtFrom}\n`);
 
 const standalone = standaloneServerDir(distDir);
 completeStandalone({ distDir, serverDir: standalone, repository: fileURLToPath(new URL('../../..', import.meta.url)) });
+// Last: a build cut short says it was built from nothing, and is made again.
+if (builtFrom) writeFileSync(fingerprintFile(distDir), `${builtFrom}\n`);
 console.log(`Standalone server ready in ${standalone}: node --import ./${preload} server.js`);

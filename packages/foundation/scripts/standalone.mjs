@@ -40,8 +40,7 @@ export function completeStandalone({ appDir = '.', distDir, serverDir, repositor
 
 /**
  * Where server.js lands in the standalone directory of the build in `distDir`: at the app's path below the root Next
- * traced files from, which is the top unless the app is a copy inside a project (the tests' app,
- * tests/support/test-app.mjs).
+ * traced files from (the repository's, where the lockfile is): `apps/web` for apps/web's build.
  */
 export function standaloneServerDir(distDir) {
   const { appDir, config } = JSON.parse(readFileSync(join(distDir, 'required-server-files.json'), 'utf8'));

@@ -23,7 +23,7 @@ function serverDir() {
   }
 }
 
-/** The directory the build was made from (the tests build a copy of the app: tests/support/test-app.mjs). */
+/** The directory the build was made from (a build copied from elsewhere names another). */
 function builtAppDir() {
   try {
     return JSON.parse(readFileSync(`${distDir}/required-server-files.json`, 'utf8')).appDir;

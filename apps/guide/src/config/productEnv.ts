@@ -1,6 +1,6 @@
 // The product's own settings, each declared once with its default and its check; packages/foundation/src/config/env.ts
-// validates them with the foundation's when the server starts. Each is in README.md (Configuration) and .env.example
-// too.
+// validates them with the foundation's when the server starts. Each is in this app's README.md (Settings) and
+// .env.example too, and has its test value in tests/settings.ts.
 import { secret, url } from '@web-foundation/foundation/env-checks';
 
 export interface ProductEnv {

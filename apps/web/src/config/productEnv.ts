@@ -1,9 +1,9 @@
 // The product's own settings: the variables your pages and API routes read (a backend's URL, a database's), each
 // declared once here with its default and its check. packages/foundation/src/config/env.ts validates them with the
 // foundation's own when the server starts, so a missing or wrong value stops start-up with one sentence naming the
-// variable and what to set. Read them through serverEnv().product, never process.env. Add each to README.md
-// (Configuration) and .env.example. The foundation declares none, so a fresh clone starts with no settings;
-// docs/build-your-product.md adds two.
+// variable and what to set. Read them through serverEnv().product, never process.env. Add each to this app's README.md
+// (Settings) and .env.example, and give it a test value in tests/settings.ts. The app declares none yet, so a fresh
+// clone starts with no settings; docs/build-your-product.md adds three (apps/guide).
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the product adds its fields here.
 export interface ProductEnv {}

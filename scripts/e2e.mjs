@@ -1,0 +1,91 @@
+// `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
+// it is missing or stale. Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
+// may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
+// when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did; then
+// Playwright runs with the arguments given, e.g. one spec:
+//
+//   npm run test:e2e -- apps/web/tests/catalog.spec.ts
+//
+// and the services stop. `npm test` runs this after the unit tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
+
+requireSupportedNode();
+// Imported after the check: an older Node.js cannot load TypeScript.
+const { e2eBuilds, servicesFile, settingsFileOf } = await import('../tests/support/e2e-env.mts');
+const { fingerprintFile, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+
+const build = resolve('packages/foundation/scripts/build.mjs');
+/** Beside each build: the settings it was made with (its fingerprint is beside it already). */
+const settingsFile = (app, distDir) => join(app, distDir, 'e2e-build-settings.json');
+
+/** The app's settings as its tests run it (<app>/tests/settings.ts), or none. */
+const testSettingsOf = async (app) =>
+  existsSync(settingsFileOf(app)) ? (await import(pathToFileURL(resolve(settingsFileOf(app))).href)).testSettings : {};
+
+/** Starts `<app>/tests/services.ts` and resolves once it prints `services ready`; rejects if it exits first. */
+function startServices(app) {
+  const child = spawn('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', servicesFile(app)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ready, failed) => {
+    let printed = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      printed += chunk;
+      if (/^services ready/m.test(printed)) ready(child);
+    });
+    child.on('exit', (code) =>
+      failed(new Error(`${servicesFile(app)} stopped before it was ready (exit code ${code}).`)),
+    );
+  });
+}
+
+/** Stops a services process by the signal it passes on to what it started, and waits for it. */
+const stop = (child) =>
+  child.exitCode === null ? new Promise((done) => child.once('exit', done).kill('SIGTERM')) : Promise.resolve();
+
+const services = [];
+let status = 1;
+try {
+  for (const app of new Set(e2eBuilds.map(({ app }) => app))) {
+    if (existsSync(servicesFile(app))) services.push(await startServices(app));
+  }
+  for (const { app, env } of e2eBuilds) {
+    // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
+    const settings = { ...(await testSettingsOf(app)), ...env };
+    const recorded = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
+    const label = `${app} (${env.NEXT_DIST_DIR})`;
+    const stale =
+      recorded(fingerprintFile(join(app, env.NEXT_DIST_DIR))) !== sourceFingerprint(app) ||
+      recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings);
+    if (!stale) {
+      console.log(`build ${label}: up to date`);
+      continue;
+    }
+    console.log(`build ${label}: building`);
+    const started = Date.now();
+    const { status: built } = spawnSync('node', [build], {
+      cwd: app,
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings },
+    });
+    if (built !== 0) throw new Error(`The build of ${label} failed (exit code ${built}).`);
+    writeFileSync(settingsFile(app, env.NEXT_DIST_DIR), `${JSON.stringify(settings)}\n`);
+    console.log(`build ${label}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  // Playwright finds the services running and leaves them to this script (playwright.config.ts).
+  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, E2E_SERVICES_STARTED: '1' },
+  });
+  status = run.status ?? 1;
+} catch (error) {
+  console.error(error.message);
+} finally {
+  await Promise.all(services.map(stop));
+}
+process.exit(status);
