@@ -1,12 +1,13 @@
-// `npm run dev` tells the truth (issue 37): the guide's app (apps/guide, with its `/api/hello-backend`) under `next dev`, started once, piped through the pino-pretty command of package.json's `dev`
-// script. Spotlight's UI is left out: a small recorder on loopback stands in for its sidecar, as `spotlight run` would
+// `npm run dev` tells the truth (issue 37): the guide's app (apps/guide, with its `/api/hello-backend`) under
+// `next dev`, started once, piped through the pino-pretty command of `npm run dev` (packages/foundation/scripts/dev.mjs)
+// Spotlight's UI is left out: a small recorder on loopback stands in for its sidecar, as `spotlight run` would
 // point the app at it. Runs alone (playwright.development.config.ts): it needs none of the production suite's servers.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { devShellCommand } from '../../packages/foundation/scripts/dev.mjs';
 import { startBackend, type Backend } from '../support/backend';
 import { freePort } from '../support/processes';
 import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
@@ -20,11 +21,8 @@ const app = 'apps/guide';
  * that name too, and hot reload would connect without `allowedDevOrigins`.
  */
 function devCommand(port: number): string {
-  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { dev: string } }).scripts.dev;
-  const inner = /sh -c '([^']+)'/.exec(script)?.[1];
-  if (!inner?.startsWith('next dev '))
-    throw new Error(`package.json's dev script no longer runs "sh -c 'next dev …'".`);
-  return inner.replace('next dev', `next dev -H localhost -p ${port}`);
+  if (!devShellCommand.startsWith('next dev ')) throw new Error(`The dev command no longer starts with "next dev".`);
+  return devShellCommand.replace('next dev', `next dev -H localhost -p ${port}`);
 }
 
 /** Stands in for Spotlight's sidecar: records the paths envelopes are posted to; answers browsers across origins. */
