@@ -63,8 +63,11 @@ function followTheGuide(fork: string) {
         "    catalogSize: integer('CATALOG_SIZE', source.CATALOG_SIZE, { min: 1, max: 100, fallback: 20 }),\n    sessionSecret: secret(",
       ),
   );
-  cpSync(join(fork, 'apps/guide/.env.example'), join(app, '.env.example'));
-  edit(join(app, '.env.example'), (text) => `${text}# Items per page of the catalog, 1 to 100.\nCATALOG_SIZE=20\n`);
+  const guideExample = readFileSync(join(fork, 'apps/guide/.env.example'), 'utf8');
+  edit(
+    join(app, '.env.example'),
+    (text) => `${text}${guideExample}# Items per page of the catalog, 1 to 100.\nCATALOG_SIZE=20\n`,
+  );
   edit(join(app, 'README.md'), (text) => {
     const guideRows = readFileSync(join(fork, 'apps/guide/README.md'), 'utf8')
       .split('\n')
