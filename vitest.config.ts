@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // An app's own settings, as tsconfig.json's `paths` names them for the foundation: apps/web's.
+  // An app's own settings, as tsconfig.json's `paths` names them for the foundation: the reference app's, which declares
+  // none, so that the foundation's tests never depend on a team's required settings.
   resolve: {
     alias: {
-      '@web-foundation/product-env': fileURLToPath(new URL('apps/web/src/config/productEnv.ts', import.meta.url)),
+      '@web-foundation/product-env': fileURLToPath(new URL('apps/reference/src/config/productEnv.ts', import.meta.url)),
     },
   },
   test: {

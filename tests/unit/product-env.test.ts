@@ -72,7 +72,7 @@ describe('integer()', () => {
 describe('the product’s settings in the server’s environment', () => {
   it('are parsed with the foundation’s, from the same source, so a bad one stops start-up alike', async () => {
     vi.resetModules();
-    vi.doMock('../../apps/web/src/config/productEnv', () => ({
+    vi.doMock('../../apps/reference/src/config/productEnv', () => ({
       parseProductEnv: (source: Record<string, string | undefined>) => ({
         backendUrl: url('BACKEND_URL', source.BACKEND_URL, { protocols: ['http:'], example: 'http://backend' }),
       }),
@@ -84,7 +84,7 @@ describe('the product’s settings in the server’s environment', () => {
       });
       expect(() => parseServerEnv({})).toThrow(/^BACKEND_URL is not set/);
     } finally {
-      vi.doUnmock('../../apps/web/src/config/productEnv');
+      vi.doUnmock('../../apps/reference/src/config/productEnv');
       vi.resetModules();
     }
   });
