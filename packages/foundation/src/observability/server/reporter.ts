@@ -75,6 +75,13 @@ const orphanSpansDropped: Integration = {
     event.type === 'transaction' && event.contexts?.trace?.data?.['sentry.parent_span_already_sent'] ? null : event,
 };
 
+/**
+ * The SDK's defaults the server leaves out: `Http` (replaced by `requestTransactions`) and `Dedupe`, a server default
+ * since SDK 11.2, which drops an error event identical to the one before it. In a browser that is one visitor repeating
+ * an action; on a server it is another request failing, an occurrence the operator counts (event volume, alerts).
+ */
+const leftOutDefaults = new Set(['Http', 'Dedupe']);
+
 /** What the SDK adds to every event that says nothing about one request: errors keep it, transactions do without. */
 const errorContextOnly = new Set(['Context', 'Modules']);
 
@@ -101,7 +108,9 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
     // No OpenTelemetry pipeline: the SDK's own spans, and only the Next spans that measure the app (nextSpans.ts).
     enableOpenTelemetrySetup: false,
     integrations: (defaults) => [
-      ...defaults.filter((i) => i.name !== 'Http').map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
+      ...defaults
+        .filter((i) => !leftOutDefaults.has(i.name))
+        .map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
       requestTransactions,
       orphanSpansDropped,
       // The logger's lines at SENTRY_LOG_LEVEL and above, as Sentry logs linked to the active trace (SDK 11 has no
