@@ -23,8 +23,8 @@ export { expect } from '@playwright/test';
  * the request's transaction or error can be created before it. Only the document carries it.
  */
 export async function gotoWithRequestId(page: Page, url: string, requestId: string) {
-  // Playwright resolves a relative `url` against baseURL, the app's origin.
-  const href = new URL(url, appOrigin).href;
+  // Playwright resolves a relative `url` against baseURL: the origin of the app the project serves.
+  const href = new URL(url, test.info().project.use.baseURL ?? appOrigin).href;
   const document = (address: URL) => address.href === href;
   await page.route(document, (route) =>
     route.continue({ headers: { ...route.request().headers(), 'x-request-id': requestId } }),

@@ -1,7 +1,7 @@
 // One place for the addresses the end-to-end build and server use (loopback only). TypeScript Node runs as it is:
 // scripts/test.mjs, the tests' app build and the benches load it outside any bundler.
 
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 
 /** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,8 +54,8 @@ export const apps = {
 } as const;
 export type AppFolder = (typeof apps)[keyof typeof apps];
 
-/** `npm start`'s script, by its absolute path: run it in an app's folder, as npm does. */
-export const startScript = fileURLToPath(new URL('../../packages/foundation/scripts/start.mjs', import.meta.url));
+/** `npm start`'s script, by its absolute path (the tests run at the repository's root): run it in an app's folder. */
+export const startScript = resolve('packages/foundation/scripts/start.mjs');
 
 /** The tests' own build directory, inside each app: `npm test` leaves the build `npm start` serves alone. */
 export const e2eDistDir = '.next-e2e';
