@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@web-foundation/product-env': fileURLToPath(new URL('apps/reference/src/config/productEnv.ts', import.meta.url)),
+      '@web-foundation/product-slugs': fileURLToPath(new URL('apps/reference/src/config/slugs.ts', import.meta.url)),
     },
   },
   test: {

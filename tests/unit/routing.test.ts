@@ -83,7 +83,7 @@ describe("a fallback route's slugs", () => {
       expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(false);
     }
   });
-  it("follow the product's own rule where it gives one (packages/foundation/src/config/slugs.ts)", () => {
+  it("follow the app's own rule where it gives one (its src/config/slugs.ts)", () => {
     expect(slugRuleOf('/shop/[slug]')).toBe(defaultSlugRule);
     for (const [route, rule] of Object.entries(slugRules)) expect(slugRuleOf(route)).toBe(rule);
   });

@@ -2,11 +2,11 @@
 // route's rule refuses, before Next renders or stores anything (docs/scaling-out.md, "What a visitor can make it
 // store").
 
-/** Every such route's slugs, unless a rule below says otherwise: lowercase letters, digits and dashes, at most 64. */
+/** Every such route's slugs, unless the app's rule says otherwise: lowercase letters, digits and dashes, at most 64. */
 export const defaultSlugRule = /^[a-z0-9-]{1,64}$/;
 
 /**
- * A product's own rule for a route whose slugs look otherwise, by the route as Next names it, for example
- * `{ '/products/[sku]': /^[A-Z0-9]{8}$/ }`. Each segment of a catch-all's value must match.
+ * The app's own rules, by route, from its `src/config/slugs.ts` (each app's tsconfig.json names it as
+ * `@web-foundation/product-slugs`): a team gives a route its rule in its own app, never in this package.
  */
-export const slugRules: Readonly<Record<string, RegExp>> = {};
+export { slugRules } from '@web-foundation/product-slugs';

@@ -26,7 +26,7 @@ export type ProxyDecision =
   | { kind: 'data-not-found' };
 
 /**
- * The rule a fallback route's slugs follow: the product's own for that route, else the default
+ * The rule a fallback route's slugs follow: the app's own for that route (its src/config/slugs.ts), else the default
  * (packages/foundation/src/config/slugs.ts).
  */
 export function slugRuleOf(route: string): RegExp {
