@@ -1,0 +1,51 @@
+// @ts-check
+// `npm run dev`: Next's development server, Spotlight's sidecar beside it, and the server's log printed for a person
+// (devConsole.mjs). Arguments go to `next dev` (`npm run dev -- -p 3001`). The sidecar listens at SENTRY_SPOTLIGHT's
+// port, http://localhost:8969/stream unless set; both runtimes send to it.
+// Beside rather than `spotlight run next dev`: `run` prints the command's output again behind its own prefix, and
+// stops printing it at all once the SDK's logs reach it (docs/decisions.md, "Development: Spotlight beside next dev").
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode();
+// Imported after the check: an older Node.js would stop with a stack trace instead.
+const { devConsoleLines } = await import('./devConsole.mjs');
+
+const spotlight = process.env.SENTRY_SPOTLIGHT || 'http://localhost:8969/stream';
+// Without SENTRY_SPOTLIGHT: Spotlight reports on itself through a Sentry SDK, which would otherwise point at itself.
+const sidecarEnv = { ...process.env };
+delete sidecarEnv.SENTRY_SPOTLIGHT;
+const sidecar = spawn('spotlight', ['server', '-p', new URL(spotlight).port || '8969'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: sidecarEnv,
+});
+const next = spawn('next', ['dev', ...process.argv.slice(2)], {
+  stdio: ['inherit', 'pipe', 'pipe'],
+  env: {
+    ...process.env,
+    SENTRY_SPOTLIGHT: spotlight,
+    NEXT_PUBLIC_SENTRY_SPOTLIGHT: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT || spotlight,
+    SENTRY_ENVIRONMENT: process.env.SENTRY_ENVIRONMENT || 'development',
+    NEXT_PUBLIC_SENTRY_ENVIRONMENT: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT || 'development',
+    // Next colours its own lines only on a terminal, and its output is a pipe here.
+    ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+  },
+});
+
+for (const [from, to] of /** @type {const} */ ([
+  [next.stdout, process.stdout],
+  [next.stderr, process.stderr],
+])) {
+  const colors = Boolean(to.isTTY);
+  createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
+    to.write(`${devConsoleLines(line, { colors })}\n`),
+  );
+}
+
+// Ctrl-C reaches all three processes (one process group); `kill` of this one alone stops Next, then the sidecar.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => next.kill(signal));
+next.on('exit', (code, signal) => {
+  sidecar.kill();
+  process.exitCode = code ?? (signal ? 1 : 0);
+});
