@@ -1,18 +1,22 @@
 // @ts-check
 // `npm run dev`: Next's development server, Spotlight's sidecar beside it, and the server's log printed for a person
 // (devConsole.mjs). Arguments go to `next dev` (`npm run dev -- -p 3001`). The sidecar listens at SENTRY_SPOTLIGHT's
-// port, http://localhost:8969/stream unless set; both runtimes send to it.
+// port when that is a URL, else at http://localhost:8969/stream; both runtimes send to it.
 // Beside rather than `spotlight run next dev`: `run` prints the command's output again behind its own prefix, and
 // stops printing it at all once the SDK's logs reach it (docs/decisions.md, "Development: Spotlight beside next dev").
 import { spawn } from 'node:child_process';
+import { relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from './node-version.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js would stop with a stack trace instead.
 const { devConsoleLines } = await import('./devConsole.mjs');
 
-const spotlight = process.env.SENTRY_SPOTLIGHT || 'http://localhost:8969/stream';
+// SENTRY_SPOTLIGHT may also say `true` (the SDK's word for the default address).
+const given = process.env.SENTRY_SPOTLIGHT ?? '';
+const spotlight = URL.canParse(given) ? given : 'http://localhost:8969/stream';
 // Without SENTRY_SPOTLIGHT: Spotlight reports on itself through a Sentry SDK, which would otherwise point at itself.
 const sidecarEnv = { ...process.env };
 delete sidecarEnv.SENTRY_SPOTLIGHT;
@@ -33,13 +37,15 @@ const next = spawn('next', ['dev', ...process.argv.slice(2)], {
   },
 });
 
+// The foundation's folder as the server names its files in stacks: relative to the app's folder, where Next runs.
+const foundation = relative(process.cwd(), fileURLToPath(new URL('..', import.meta.url)));
 for (const [from, to] of /** @type {const} */ ([
   [next.stdout, process.stdout],
   [next.stderr, process.stderr],
 ])) {
   const colors = Boolean(to.isTTY);
   createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
-    to.write(`${devConsoleLines(line, { colors })}\n`),
+    to.write(`${devConsoleLines(line, { colors, foundation })}\n`),
   );
 }
 

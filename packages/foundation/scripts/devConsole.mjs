@@ -1,9 +1,10 @@
 // @ts-check
 // The development console (`npm run dev`): the server's log records, one JSON object a line as production writes them
 // (packages/foundation/src/observability/server/log.mts), printed for a person to read. One line a record: its time,
-// level, message and fields; an error adds its message and the first frame in the project's own files (the server maps
-// stacks to the sources under `next dev`), and further lines only for the project's frames below it. Lines that are
-// not records (Next's own, Spotlight's) pass as they are.
+// level, message and fields. An error adds its message and its first frame in the app's own files (the server maps
+// stacks to the sources under `next dev`), and further lines only for the app's frames below it: dependencies', Node's
+// and the foundation's are left out, unless the error has no frame of the app's. Lines that are not records (Next's
+// own, Spotlight's) pass as they are.
 import { styleText } from 'node:util';
 
 /** Fields every record carries that say nothing in a terminal: the process, the deployment, which logger. */
@@ -34,11 +35,11 @@ function frameOf(line) {
 }
 
 /**
- * A frame in the project's own files: not a dependency, not Node's, not a chunk the server could not map.
+ * A frame in code the project did not write: a dependency, Node's, a chunk the server could not map.
  * @param {{ place: string }} frame
  */
-function isOwn({ place }) {
-  return !/node_modules[\\/]|^node:|^<anonymous>|:\/\/|(?:^|[\\/])\.next[\\/]/.test(place);
+function isOthers({ place }) {
+  return /node_modules[\\/]|^node:|^<anonymous>|:\/\/|(?:^|[\\/])\.next[\\/]/.test(place);
 }
 
 /** @param {{ name?: string, place: string }} frame */
@@ -59,10 +60,11 @@ function clock(time) {
 
 /**
  * One line of the server's output as the development console shows it (several only for an error's own frames).
+ * `foundation` is the foundation's folder as the server's stacks name it (relative to the app's folder).
  * @param {string} line
- * @param {{ colors?: boolean }} [options]
+ * @param {{ colors?: boolean, foundation?: string }} [options]
  */
-export function devConsoleLines(line, { colors = false } = {}) {
+export function devConsoleLines(line, { colors = false, foundation } = {}) {
   if (!line.startsWith('{')) return line;
   /** @type {Record<string, unknown>} */
   let record;
@@ -80,10 +82,13 @@ export function devConsoleLines(line, { colors = false } = {}) {
   if (err && typeof err === 'object') {
     if (err.message && !text.includes(err.message)) text += `: ${err.type ?? 'Error'}: ${err.message}`;
     const frames = (err.stack ?? '').split('\n').flatMap((stackLine) => frameOf(stackLine) ?? []);
-    const own = frames.filter(isOwn);
-    const first = own[0] ?? frames[0];
+    const inFoundation = (/** @type {{ place: string }} */ { place }) =>
+      foundation !== undefined && place.startsWith(`${foundation}/`);
+    // The app's frames; else the foundation's (an error it raised itself); else wherever it was thrown.
+    const apps = frames.filter((frame) => !isOthers(frame) && !inFoundation(frame));
+    const first = apps[0] ?? frames.find((frame) => !isOthers(frame)) ?? frames[0];
     if (first) text += ` at ${shownFrame(first)}`;
-    below = own.slice(1).map((frame) => `    at ${shownFrame(frame)}`);
+    below = apps.filter((frame) => frame !== first).map((frame) => `    at ${shownFrame(frame)}`);
   }
   const fields = Object.entries(record)
     .filter(([key, value]) => !unshownFields.has(key) && value !== undefined)
