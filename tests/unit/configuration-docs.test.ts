@@ -31,7 +31,10 @@ function envExampleVariables(file = '.env.example'): string[] {
   return [...readFileSync(file, 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map(([, name]) => name!);
 }
 
-/** Set by Next or by the build for the app's own code (next.config.ts `env`), never by an operator. */
+/**
+ * Set by Next (NODE_ENV, by `next dev`, `next build` and the server) or by the build for the app's own code
+ * (next.config.ts `env`), never by an operator.
+ */
 const internal = new Set([
   'APP_BUILD_ID',
   'APP_DIST_DIR',
@@ -40,6 +43,7 @@ const internal = new Set([
   'NEXT_MANUAL_SIG_HANDLE',
   'NEXT_PHASE',
   'NEXT_RUNTIME',
+  'NODE_ENV',
 ]);
 
 function sourceFiles(dir: string): string[] {

@@ -1,23 +1,57 @@
-// `npm run dev`: Next's development server for the app in the current folder, under Spotlight (its UI at
-// http://localhost:8969, which every envelope of both runtimes reaches), with the environment `development` and the
-// server log printed by pino-pretty, one line per record. The command lives here, not in the app's package.json, so
-// that a change to it reaches every app with the foundation.
+// @ts-check
+// `npm run dev`: Next's development server, Spotlight's sidecar beside it, and the server's log printed for a person
+// (devConsole.mjs). Arguments go to `next dev` (`npm run dev -- -p 3001`). The sidecar listens at SENTRY_SPOTLIGHT's
+// port when that is a URL, else at http://localhost:8969/stream; both runtimes send to it.
+// Beside rather than `spotlight run next dev`: `run` prints the command's output again behind its own prefix, and
+// stops printing it at all once the SDK's logs reach it (docs/decisions.md, "Development: Spotlight beside next dev").
 import { spawn } from 'node:child_process';
+import { relative } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { requireSupportedNode } from './node-version.mjs';
 
-/** The shell command Spotlight runs: Next's development server, its output through pino-pretty (the tests run it). */
-export const devShellCommand =
-  'next dev 2>&1 | pino-pretty --singleLine --ignore pid,hostname,service,release,environment';
-/** What `npm run dev` sets: the environment its events name. */
-export const devEnv = { SENTRY_ENVIRONMENT: 'development', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'development' };
+requireSupportedNode();
+// Imported after the check: an older Node.js would stop with a stack trace instead.
+const { devConsoleLines } = await import('./devConsole.mjs');
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  requireSupportedNode();
-  const child = spawn('spotlight', ['run', '-p', '8969', 'sh', '-c', devShellCommand], {
-    stdio: 'inherit',
-    env: { ...process.env, ...devEnv },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// SENTRY_SPOTLIGHT may also say `true` (the SDK's word for the default address).
+const given = process.env.SENTRY_SPOTLIGHT ?? '';
+const spotlight = URL.canParse(given) ? given : 'http://localhost:8969/stream';
+// Without SENTRY_SPOTLIGHT: Spotlight reports on itself through a Sentry SDK, which would otherwise point at itself.
+const sidecarEnv = { ...process.env };
+delete sidecarEnv.SENTRY_SPOTLIGHT;
+const sidecar = spawn('spotlight', ['server', '-p', new URL(spotlight).port || '8969'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: sidecarEnv,
+});
+const next = spawn('next', ['dev', ...process.argv.slice(2)], {
+  stdio: ['inherit', 'pipe', 'pipe'],
+  env: {
+    ...process.env,
+    SENTRY_SPOTLIGHT: spotlight,
+    NEXT_PUBLIC_SENTRY_SPOTLIGHT: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT || spotlight,
+    SENTRY_ENVIRONMENT: process.env.SENTRY_ENVIRONMENT || 'development',
+    NEXT_PUBLIC_SENTRY_ENVIRONMENT: process.env.NEXT_PUBLIC_SENTRY_ENVIRONMENT || 'development',
+    // Next colours its own lines only on a terminal, and its output is a pipe here.
+    ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+  },
+});
+
+// The foundation's folder as the server names its files in stacks: relative to the app's folder, where Next runs.
+const foundation = relative(process.cwd(), fileURLToPath(new URL('..', import.meta.url)));
+for (const [from, to] of /** @type {const} */ ([
+  [next.stdout, process.stdout],
+  [next.stderr, process.stderr],
+])) {
+  const colors = Boolean(to.isTTY);
+  createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
+    to.write(`${devConsoleLines(line, { colors, foundation })}\n`),
+  );
 }
+
+// Ctrl-C reaches all three processes (one process group); `kill` of this one alone stops Next, then the sidecar.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => next.kill(signal));
+next.on('exit', (code, signal) => {
+  sidecar.kill();
+  process.exitCode = code ?? (signal ? 1 : 0);
+});

@@ -20,6 +20,7 @@ export const preloadFiles = [
   'packages/foundation/src/server/requestId.mts',
   'packages/foundation/src/server/shutdown.mts',
   'packages/foundation/src/observability/server/log.mts',
+  'packages/foundation/src/observability/server/sourceMappedStack.mts',
   'packages/foundation/src/observability/privacy/logs.mts',
   'packages/foundation/src/observability/privacy/urls.mts',
   'packages/foundation/src/processGlobals.mts',

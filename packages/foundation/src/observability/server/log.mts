@@ -9,6 +9,7 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
 import { logger as loggerKey, processGlobals, reportingLogFields, requestLogFields } from '../../processGlobals.mts';
 import { redactedLogPaths, withRedactedReferer } from '../privacy/logs.mts';
 import { redactedUrl, redactedUrlsIn } from '../privacy/urls.mts';
+import { sourceMappedStack } from './sourceMappedStack.mts';
 
 /** The name every line carries, as a log collector groups services. */
 export const serviceName = 'web-foundation';
@@ -33,12 +34,29 @@ export function setReportingLogFields(fields: { release: string; environment: st
   Object.assign(processGlobals[reportingLogFields]!, fields);
 }
 
-/** The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off. */
+/** pino's error serializer, with the stack mapped to the source files (`next dev`: see sourceMappedStack.mts). */
+function sourceMappedErr(err: Error) {
+  const serialized = pino.stdSerializers.err(err);
+  return typeof serialized.stack === 'string'
+    ? { ...serialized, stack: sourceMappedStack(serialized.stack) }
+    : serialized;
+}
+
+/**
+ * The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off;
+ * `sourceMapStacks` (`next dev`) logs errors' stacks in the source files rather than the compiled chunks.
+ */
 export function createServerLogger(
-  options: { level: string; release: string; environment: string; collectPersonalData: boolean },
+  options: {
+    level: string;
+    release: string;
+    environment: string;
+    collectPersonalData: boolean;
+    sourceMapStacks?: boolean;
+  },
   destination?: DestinationStream,
 ): Logger {
-  const { level, release, environment, collectPersonalData } = options;
+  const { level, release, environment, collectPersonalData, sourceMapStacks = false } = options;
   processGlobals[reportingLogFields] = { release, environment };
   const pinoOptions: LoggerOptions = {
     level,
@@ -49,7 +67,7 @@ export function createServerLogger(
     formatters: { level: (label) => ({ level: label }) },
     mixin: () => ({ ...processGlobals[reportingLogFields], ...processGlobals[requestLogFields]?.() }),
     serializers: {
-      err: pino.stdSerializers.err,
+      err: sourceMapStacks ? sourceMappedErr : pino.stdSerializers.err,
       // A request is its method, target and headers (never the whole IncomingMessage), its URLs redacted.
       req: (req: { method?: string; url?: string; headers?: IncomingHttpHeaders }) => ({
         method: req.method,
@@ -136,7 +154,9 @@ export function serverLogger(settings?: LoggerSettings): Logger {
     environment = 'production',
     collectPersonalData = false,
   } = settings ?? {};
-  const logger = createServerLogger({ level: logLevel, release, environment, collectPersonalData });
+  // `next dev` sets NODE_ENV to development; `next build` and the production server to production.
+  const sourceMapStacks = process.env.NODE_ENV === 'development';
+  const logger = createServerLogger({ level: logLevel, release, environment, collectPersonalData, sourceMapStacks });
   processGlobals[loggerKey] = logger;
   routeConsoleToLogger(logger, collectPersonalData);
   return logger;

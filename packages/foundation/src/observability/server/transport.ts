@@ -31,4 +31,15 @@ export const maxEnvelopesInFlight = 1000;
 
 /** Retries with the SDK's back-off: 5 s, doubling up to an hour, while the process lives. */
 export const serverTransport = makeOfflineTransport(makeNodeTransport);
-export const serverTransportOptions = { createStore: () => boundedMemoryStore(), bufferSize: maxEnvelopesInFlight };
+/**
+ * The envelope endpoint's media type, which the SDK's Node transport leaves out. Sentry's ingest takes an envelope
+ * without it; Spotlight's sidecar (`npm run dev`, where the sidecar is the DSN) drops one without it ("No content type,
+ * skipping payload...").
+ */
+export const envelopeHeaders = { 'content-type': 'application/x-sentry-envelope' };
+
+export const serverTransportOptions = {
+  createStore: () => boundedMemoryStore(),
+  bufferSize: maxEnvelopesInFlight,
+  headers: envelopeHeaders,
+};
