@@ -86,7 +86,7 @@ describe('sourceFingerprint of an app of the repository (apps/<name>)', () => {
     for (const path of ['apps/web/src/page.ts', 'apps/web/tests/a.spec.ts', 'apps/guide/src/page.ts'])
       write(path, 'one');
     write('packages/foundation/index.ts', 'one');
-    write('docs/a.md', 'one');
+    write('notes/a.txt', 'one');
     git('add', '.');
     git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'one');
     const web = join(dir, 'apps/web');
@@ -96,7 +96,7 @@ describe('sourceFingerprint of an app of the repository (apps/<name>)', () => {
     write('apps/web/tests/a.spec.ts', 'two');
     write('apps/web/tests/b.spec.ts', 'new');
     write('apps/guide/src/page.ts', 'two');
-    write('docs/a.md', 'two');
+    write('notes/a.txt', 'two');
     expect(sourceFingerprint(web)).toBe(head);
     expect(sourceFingerprint(join(dir, 'apps/guide'))).toMatch(/-dirty-/);
     // Its own page, untracked, and from a folder below the app: the same fingerprint, another than the clean one.
