@@ -12,6 +12,7 @@ import { serverLogger, setRequestLogFields, type RequestLogFields } from './log.
 import { serverTransport, serverTransportOptions } from './transport';
 import { urlRedaction } from '../privacy/events';
 import { flushReports, processGlobals } from '../../processGlobals.mts';
+import foundationManifest from '../../../package.json';
 
 /**
  * The response a request's isolation scope isolates, kept on the scope itself: how a log line finds its request id.
@@ -82,6 +83,26 @@ const orphanSpansDropped: Integration = {
  */
 const leftOutDefaults = new Set(['Http', 'Dedupe']);
 
+/**
+ * What an app runs on, for its error events: the foundation's version and the versions of Next.js, React and the SDK
+ * it pins (its peer dependencies, pinned exactly). The SDK's `Modules` reads the app's package.json, which names only
+ * the foundation (apps/web gets the framework through it), so it alone would not say which Next.js failed.
+ */
+const frameworkModules: Integration = {
+  name: 'FrameworkModules',
+  processEvent: (event) =>
+    event.type === 'transaction'
+      ? event
+      : {
+          ...event,
+          modules: {
+            ...foundationManifest.peerDependencies,
+            [foundationManifest.name]: foundationManifest.version,
+            ...event.modules,
+          },
+        },
+};
+
 /** What the SDK adds to every event that says nothing about one request: errors keep it, transactions do without. */
 const errorContextOnly = new Set(['Context', 'Modules']);
 
@@ -113,6 +134,7 @@ export function startServerReporting(env: ReportingEnv, logLevels: LogSeverityLe
         .map((i) => (errorContextOnly.has(i.name) ? onErrorsOnly(i) : i)),
       requestTransactions,
       orphanSpansDropped,
+      frameworkModules,
       // The logger's lines at SENTRY_LOG_LEVEL and above, as Sentry logs linked to the active trace (SDK 11 has no
       // enableLogs switch: an integration that captures logs is the switch); never as events (errors are reported once,
       // by the SDK's own hooks).
