@@ -71,8 +71,12 @@ function hasSection(doc: string, title: string): boolean {
   );
 }
 
-/** The app the guide builds: what it adds to a team's app (apps/web), each file at the path it takes there. */
+/**
+ * The app the guide builds, and what it adds to a team's app, each file at the path it takes there: its files that
+ * are not the foundation's entries every app has (compared with the reference app's, which a team never edits).
+ */
 const guideFolder = 'apps/guide';
+const entries = 'apps/reference';
 const guideFiles = () =>
   ['src', 'scripts', 'migrations']
     .flatMap((dir) => readdirSync(join(guideFolder, dir), { recursive: true, withFileTypes: true }))
@@ -80,8 +84,8 @@ const guideFiles = () =>
     .map((entry) => relative(guideFolder, join(entry.parentPath, entry.name)))
     .filter(
       (path) =>
-        !existsSync(join('apps/web', path)) ||
-        readFileSync(join('apps/web', path), 'utf8') !== readFileSync(join(guideFolder, path), 'utf8'),
+        !existsSync(join(entries, path)) ||
+        readFileSync(join(entries, path), 'utf8') !== readFileSync(join(guideFolder, path), 'utf8'),
     );
 const exists = (path: string) =>
   existsSync(path) || ['apps/web', guideFolder].some((app) => existsSync(join(app, path)));
