@@ -1,8 +1,9 @@
 // `npm run bench:ab -- <commit>`: the working tree (B) against an earlier commit (A), side by side, so that a change on
 // the request path shows its cost before it lands. Builds the commit in a git worktree of its own beside this one
 // (with this node_modules, hard-linked, when its lockfile is the same, else an `npm install` there), builds the working
-// tree (each as its tests' app, with the /examples pages, when it has one: tests/support/test-app.mjs), and starts
-// both standalone servers as `npm start` does (the preload included), each with and without Redis.
+// tree (each the app with the /examples pages as that tree has it: the reference app, apps/reference, built in its
+// folder; before the apps, the tests' app of tests/support/test-app.mjs), and starts both standalone servers as
+// `npm start` does (the preload included), each with and without Redis.
 // Then, route by route (static, SSR, ISR, API), it loads A and B at the same time, round after round, and prints each
 // route's server CPU and heap allocations per request and its throughput, B against A. Loopback only; every load is
 // bounded in time.
@@ -21,7 +22,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { appStartEnv, cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
+import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
+import { apps, builtDir, serverDir } from '../tests/support/e2e-env.mts';
 import { freePort } from '../tests/support/processes.ts';
 import { startRedis } from '../tests/support/redis.ts';
 
@@ -63,17 +65,32 @@ const ingestPort = await freePort();
 const ingest = startIngest(ingestPort);
 
 /**
- * How a tree builds the app the routes load (/examples/…): with its tests' app (tests/support/test-app.mjs, its
- * buildTestApp() composed in `.bench-app/ab`, or the script alone in the commits before that export), or, before the
- * reference pages moved from src/ to the tests, as `npm run build` does.
+ * How a tree builds the app the routes load (/examples/…), by its layout, and where the build and its standalone
+ * server land: `cwd` (the folder built in), `command`, `build` and `server`, each from the tree's root.
+ * - The apps of npm workspaces: the reference app, built in its own folder by its `npm run build`; the standalone
+ *   directory keeps the repository's layout, so the server sits at the app's path in it.
+ * - Before them, the tests' app (tests/support/test-app.mjs: its buildTestApp() composed in `.bench-app/ab`, or the
+ *   script alone in the commits before that export), whose build it moved to the tree's root, the server at the top.
+ * - Before the reference pages moved from src/ to the tests, as `npm run build` did (scripts/build.mjs).
  */
-function buildCommand(dir) {
+function layoutOf(dir) {
+  if (existsSync(join(dir, apps.reference, 'package.json'))) {
+    return {
+      cwd: join(dir, apps.reference),
+      command: ['npm', 'run', 'build'],
+      build: join(dir, builtDir(dist, apps.reference)),
+      server: join(dir, serverDir(dist, apps.reference)),
+    };
+  }
+  const atRoot = { cwd: dir, build: join(dir, dist), server: join(dir, dist, 'standalone') };
   const testApp = join(dir, 'tests/support/test-app.mjs');
-  if (!existsSync(testApp)) return ['scripts/build.mjs'];
-  if (!readFileSync(testApp, 'utf8').includes('export function buildTestApp(')) return ['tests/support/test-app.mjs'];
+  if (!existsSync(testApp)) return { ...atRoot, command: ['node', 'scripts/build.mjs'] };
+  if (!readFileSync(testApp, 'utf8').includes('export function buildTestApp(')) {
+    return { ...atRoot, command: ['node', 'tests/support/test-app.mjs'] };
+  }
   const script =
     "const { buildTestApp } = await import('./tests/support/test-app.mjs'); buildTestApp({ copy: '.bench-app/ab' });";
-  return ['--input-type=module', '--eval', script];
+  return { ...atRoot, command: ['node', '--input-type=module', '--eval', script] };
 }
 
 /**
@@ -81,14 +98,16 @@ function buildCommand(dir) {
  * commit's build is kept in its worktree and reused (`reuse`); the working tree is built every time.
  */
 function built(dir, buildId, { reuse = false } = {}) {
-  const idFile = join(dir, dist, 'BUILD_ID');
+  const { cwd, command, build, server } = layoutOf(dir);
+  const idFile = join(build, 'BUILD_ID');
   if (reuse && existsSync(idFile) && readFileSync(idFile, 'utf8').trim() === buildId) {
-    console.log(`Reusing the build of ${buildId} in ${dir}.`);
-    return join(dir, dist, 'standalone');
+    console.log(`Reusing the build of ${buildId} in ${build}.`);
+    return server;
   }
-  console.log(`Building ${buildId} in ${dir} …`);
-  const result = spawnSync('node', buildCommand(dir), {
-    cwd: dir,
+  console.log(`Building ${buildId} in ${cwd} …`);
+  const [file, ...args] = command;
+  const result = spawnSync(file, args, {
+    cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
@@ -98,10 +117,21 @@ function built(dir, buildId, { reuse = false } = {}) {
       NEXT_TELEMETRY_DISABLED: '1',
     },
   });
-  if (result.status !== 0) throw new Error(`the build in ${dir} failed`);
-  rmSync(join(dir, dist, 'cache'), { recursive: true, force: true });
-  return join(dir, dist, 'standalone');
+  if (result.status !== 0) throw new Error(`the build in ${cwd} failed`);
+  rmSync(join(build, 'cache'), { recursive: true, force: true });
+  return server;
 }
+
+/**
+ * What an earlier commit's app needs at start: the tests' app before the apps held the guide's files, whose settings
+ * it checks at start. They point at a port nothing listens on: no route loaded here calls a service. The reference
+ * app has no settings to read them with.
+ */
+const startEnv = {
+  BACKEND_URL: 'http://127.0.0.1:9',
+  DATABASE_URL: 'postgres://app@127.0.0.1:9/postgres',
+  SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789abcdef',
+};
 
 const builds = [
   { name: `A ${sha.slice(0, 12)}`, dir: built(earlier, `ab-a-${sha.slice(0, 12)}`, { reuse: true }) },
@@ -154,7 +184,7 @@ try {
     for (const build of builds) {
       const port = await freePort();
       const env = {
-        ...appStartEnv,
+        ...startEnv,
         NEXT_DIST_DIR: dist,
         SENTRY_DSN: ingest.dsn,
         ...(withRedis ? { REDIS_URL: redis.url } : {}),

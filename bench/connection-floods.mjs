@@ -1,6 +1,7 @@
-// `node bench/connection-floods.mjs [--preload <commit>]`: issues 36's and 44's floods against the tests' build
-// (.next-e2e, from tests/support/test-app.mjs), on an instance of its own started from a copy of it: 20,000 upgrade
-// cycles, 4,000 connections each holding 65,535 of 65,536 body bytes, three bursts of 1,000 clients going away mid-body
+// `node bench/connection-floods.mjs [--preload <commit>]`: issues 36's and 44's floods against the tests' build of the
+// reference app (apps/reference/.next-e2e, from `npm test` or the reference app's `npm run build` with NEXT_DIST_DIR
+// .next-e2e), on an instance of its own started from a copy of it (tests/support/cluster.ts copyOfBuild): 20,000
+// upgrade cycles, 4,000 connections each holding 65,535 of 65,536 body bytes, three bursts of 1,000 clients going away mid-body
 // on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, and 6,000 connections that say nothing,
 // /api/health probed from a thread of its own (or, for the silent ones, on a new connection) before and during each. Prints the serving
 // process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With

@@ -1,36 +1,28 @@
-// `npm run bench:frames`: the long animation frames (over 50 ms) of loads of the tests' /examples page (hero image and
-// links, the app's home page until the reference pages moved to the tests) in Debian's Chromium with the CPU slowed
-// down as Lighthouse's phone is (4×), each with the scripts that ran in it. It shows which task of the page or of the
-// browser SDK blocks input, and for how long (docs/performance.md), and when, slowed
-// down, the SDK and replay start.
+// `npm run bench:frames`: the long animation frames (over 50 ms) of loads of the reference app's /examples page (hero
+// image and links, the app's home page until the reference pages moved to the tests) in Debian's Chromium with the
+// CPU slowed down as Lighthouse's phone is (4×), each with the scripts that ran in it. It shows which task of the page
+// or of the browser SDK blocks input, and for how long (docs/performance.md), and when, slowed down, the SDK and
+// replay start.
 // Loopback only; the server and the ingest stop when it ends.
 //
-//   npm run bench:frames                          # the build `npm run bench` made (.next-bench), 3 loads
+//   npm run bench:frames                          # the build `npm run bench` made (apps/reference/.next-bench),
+//                                                 # 3 loads
 //   npm run bench:frames -- --dist .next-x --loads 5 --slowdown 4
 //   npm run bench:frames -- --dir bench/baseline --dist .next   # the baseline, for comparison
 //   npm run bench:frames -- --port 3503 --ingest-port 3599   # ports of your own (default 3203, and 3299: the one
 //                                                            # `npm run bench` built the browser's DSN with)
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
-import {
-  appStartEnv,
-  builtBaseline,
-  option,
-  reportingStartTimes,
-  start,
-  startIngest,
-  watchReportingStart,
-} from './lib.mjs';
+import { benchApp, option, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
 
 const loads = Number(option('loads', 3));
-const dir = option('dir', '.');
+const dir = option('dir', benchApp);
 /** The baseline (--dir bench/baseline) has no reporting to wait for. */
-const reporting = dir === '.';
+const reporting = dir === benchApp;
 const slowdown = Number(option('slowdown', 4));
 
 const ingest = startIngest(Number(option('ingest-port', 3299)));
-const { server, origin } = await start(reporting ? dir : builtBaseline(dir), Number(option('port', 3203)), {
-  ...appStartEnv,
+const { server, origin } = await start(dir, Number(option('port', 3203)), {
   SENTRY_DSN: ingest.dsn,
   NEXT_PUBLIC_SENTRY_DSN: ingest.dsn,
   NEXT_DIST_DIR: option('dist', '.next-bench'),

@@ -1,14 +1,13 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
+import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '../tests/support/e2e-env.mts';
 import { IngestClient } from '../tests/support/ingest.ts';
 import { killedOnExit } from '../tests/support/processes.ts';
-import { buildTestApp } from '../tests/support/test-app.mjs';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
@@ -55,44 +54,48 @@ export function build(dir, env) {
 }
 
 /**
- * The app the benchmarks load: the tests' app (src/ with the /examples pages of tests/app and the guide's files,
- * tests/support/test-app.mjs), composed in `.bench-app/<name>` and built with `env`. The build lands in the project's
- * <NEXT_DIST_DIR>, its standalone server in <NEXT_DIST_DIR>/standalone. Returns the seconds it took.
+ * The app the benchmarks load: the reference pages (/examples/…, /api/health, /api/diagnostics/…), the app the tests
+ * prove the specification on. No bench loads the guide's pages (apps/guide) or the team's (apps/web).
  */
-export function buildApp(name, env) {
+export const benchApp = apps.reference;
+
+/** A build of the bench's app from the repository's root: `distDir` (NEXT_DIST_DIR) is inside the app's folder. */
+export const appBuild = (distDir) => builtDir(distDir, benchApp);
+
+/**
+ * The folder of that build's standalone server.js, with the server preload beside it: the standalone directory keeps
+ * the repository's layout (Next traces from its root), so the server sits at the app's path in it
+ * (apps/reference/.next-x/standalone/apps/reference).
+ */
+export const appServer = (distDir) => serverDir(distDir, benchApp);
+
+/**
+ * Builds the bench's app in its own folder, as its `npm run build` does (packages/foundation/scripts/build.mjs), with
+ * `env` (NEXT_DIST_DIR among it) and without Turbopack's cache from earlier builds: the build lands in
+ * appBuild(NEXT_DIST_DIR), its standalone server in appServer(NEXT_DIST_DIR). Returns the seconds it took.
+ */
+export function buildApp(env) {
+  rmSync(join(appBuild(env.NEXT_DIST_DIR ?? '.next'), 'cache'), { recursive: true, force: true });
   const started = performance.now();
-  const copy = `.bench-app/${name}`;
-  buildTestApp({ env: { NEXT_TELEMETRY_DISABLED: '1', ...env }, copy });
+  const script = fileURLToPath(new URL('../packages/foundation/scripts/build.mjs', import.meta.url));
+  const result = spawnSync('node', [script], {
+    cwd: benchApp,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  });
+  if (result.status !== 0) throw new Error(`the build of ${benchApp} failed (exit code ${result.status})`);
   return (performance.now() - started) / 1000;
 }
 
 /**
- * What the tests' app needs at start besides a bench's own settings: the product's settings the guide declares, which
- * it checks at start (BACKEND_URL, DATABASE_URL, SESSION_SECRET). No route a bench loads calls a service.
+ * Builds bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js, beside it), in place; returns
+ * the seconds. No copy of the apps is needed: the baseline re-exports the reference app's pages by their paths in
+ * apps/reference/src, which import each other and the foundation's package (through the root's node_modules), all
+ * below the repository's root, which Turbopack resolves in (the lockfile's folder). The foundation's imports of an
+ * app's own modules (@web-foundation/product-env, @web-foundation/product-slugs) resolve through the root's
+ * tsconfig.json, which names the reference app's.
  */
-export const appStartEnv = productTestEnv;
-
-/**
- * Where bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js), is built and served from: in
- * `.bench-app/`, beside a copy of src/ and one of tests/app laid over src/. The baseline re-exports the tests' pages,
- * whose imports resolve only there (they name the app's modules by their place in src/).
- */
-export const builtBaseline = (dir) => join('.bench-app', basename(dir), dir);
-
-/** Copies bench/baseline or its copy without proxy.js as builtBaseline() says, and builds it; returns the seconds. */
-export function buildBaseline(dir, env) {
-  const copy = join('.bench-app', basename(dir));
-  rmSync(copy, { recursive: true, force: true });
-  for (const [from, to] of [
-    ['src', 'src'],
-    ['public', 'public'],
-    ['src', 'tests/app'],
-    ['tests/app', 'tests/app'],
-  ])
-    cpSync(from, join(copy, to), { recursive: true });
-  cpSync(dir, builtBaseline(dir), { recursive: true, filter: (src) => !/[/\\]\.next$/.test(src) });
-  return build(builtBaseline(dir), env);
-}
+export const buildBaseline = (dir, env) => build(dir, env);
 
 /** `next start` on localhost; resolves once /api/health answers. */
 export async function start(dir, port, env) {

@@ -1,13 +1,14 @@
 // `npm run bench:load`: a bounded load test of the production build with reporting on (loopback only).
 // 60 s at 50 connections across a static page, a getServerSideProps page and an API route; then 15 s idle.
 // Fails (exit 1) on any error or non-2xx answer, on a transaction that did not reach the ingest (spec §1: 100% traced),
-// or when memory does not settle after the load. The app is the tests' app (the /examples pages), composed in
-// .bench-app/load (tests/support/test-app.mjs).
+// or when memory does not settle after the load. The app is the reference app (the /examples pages), built in its
+// folder as apps/reference/.next-load (bench/lib.mjs buildApp) and served by `next start` there.
 //
 //   npm run bench:load                       # build, then load
 //   npm run bench:load -- --skip-build --seconds 20 --connections 50
+//   npm run bench:load -- --port 3503 --ingest-port 3599   # ports of your own (default 3205 and 3298)
 import autocannon from 'autocannon';
-import { appStartEnv, buildApp, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { benchApp, buildApp, rssMb, sleep, start, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
@@ -18,14 +19,14 @@ const option = (name, fallback) => {
 const seconds = option('seconds', 60);
 const connections = option('connections', 50);
 
-const ingest = startIngest(3298);
+const ingest = startIngest(option('ingest-port', 3298));
 const paths = ['/examples/new', '/examples/42', '/api/health'];
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-load' };
 if (!args.includes('--skip-build')) {
   console.log('building …');
-  buildApp('load', { ...env, BUILD_ID: 'load-test' });
+  buildApp({ ...env, BUILD_ID: 'load-test' });
 }
-const { server, origin } = await start('.', 3205, { ...appStartEnv, ...env });
+const { server, origin } = await start(benchApp, option('port', 3205), env);
 
 const memory = [];
 const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);

@@ -3,17 +3,21 @@
 // as shipped, the logger silenced (LOG_LEVEL=silent), and with the access log on (LOG_REQUESTS=1). Server CPU per
 // request on the static, getServerSideProps and API routes; then, under a load of failing requests, the log envelopes
 // per second that reach the local ingest. Loopback only; every load is bounded in time (docs/logging.md). The app is
-// the tests' app (the /examples pages), composed in .bench-app/logging (tests/support/test-app.mjs).
+// the reference app (apps/reference, the /examples pages), built in its folder as apps/reference/.next-bench-logging
+// when that has no build yet (bench/lib.mjs buildApp).
 //
 //   npm run bench:logging -- --rounds 2 --seconds 5 --connections 20
+//   npm run bench:logging -- --dist .next-x --port 3503 --ingest-port 3599
+//                                   # a build and ports of your own (default .next-bench-logging, 3213 and 3298)
 import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { createServerLogger } from '../packages/foundation/src/observability/server/log.mts';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
-import { answersHealth, appStartEnv, buildApp, load, option, sleep, startIngest } from './lib.mjs';
+import { answersHealth, appServer, buildApp, load, option, sleep, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
 const distDir = option('dist', '.next-bench-logging');
@@ -27,7 +31,7 @@ const ways = {
   'access log on': { LOG_REQUESTS: '1' },
 };
 const baseline = 'logger silenced';
-const appPort = 3213;
+const appPort = Number(option('port', 3213));
 
 // First, in this process: the CPU one access-log line costs, written to /dev/null, without and with a subscriber that
 // parses each line as Sentry's pinoIntegration does. Steadier than a server under load on a shared machine.
@@ -55,20 +59,19 @@ const appPort = 3213;
   );
 }
 
-const ingest = startIngest(3298);
-if (!existsSync(`${distDir}/standalone/server.js`)) buildApp('logging', { NEXT_DIST_DIR: distDir });
+const ingest = startIngest(Number(option('ingest-port', 3298)));
+if (!existsSync(join(appServer(distDir), 'server.js'))) buildApp({ NEXT_DIST_DIR: distDir });
 
 /**
  * The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader).
  */
 async function startServer(env) {
   const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
-    cwd: `${distDir}/standalone`,
+    cwd: appServer(distDir),
     stdio: 'ignore',
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      ...appStartEnv,
       NEXT_DIST_DIR: distDir,
       PORT: String(appPort),
       HOSTNAME: 'localhost',

@@ -1,12 +1,14 @@
 // `node bench/made-up-slugs.mjs [--slugs 1200] [--before <commit>]`: what a visitor who asks for made-up but valid
-// slugs (`/examples/on-demand/<slug>`, a fallback route) makes the server keep, against the tests' build (.next-e2e,
-// from tests/support/test-app.mjs). Without Redis: the files and bytes in Next's route cache on disk. With Redis
-// (Debian's redis-server on loopback, with no memory limit): its keys and memory. Loopback only; it stops by itself.
+// slugs (`/examples/on-demand/<slug>`, a fallback route) makes the server keep, against the tests' build of the
+// reference app (apps/reference/<NEXT_DIST_DIR>, .next-e2e unless set: `npm test` makes it). Without Redis: the files
+// and bytes in Next's route cache on disk. With Redis (Debian's redis-server on loopback, with no memory limit): its
+// keys and memory. Loopback only; it stops by itself.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
+import { e2eDistDir } from '../tests/support/e2e-env.mts';
 import { startRedis } from '../tests/support/redis.ts';
-import { option } from './lib.mjs';
+import { benchApp, option } from './lib.mjs';
 
 const slugs = Number(option('slugs', '1200'));
 
@@ -40,12 +42,12 @@ async function visit(origin) {
   return statuses;
 }
 
-const copy = copyOfBuild();
-const distDir = process.env.NEXT_DIST_DIR ?? '.next-e2e';
+const distDir = process.env.NEXT_DIST_DIR ?? e2eDistDir;
+const copy = copyOfBuild(distDir, benchApp);
 const routeCache = join(copy.dir, distDir, 'server', 'route-cache');
 try {
   {
-    const app = await startInstance(undefined, copy.dir);
+    const app = await startInstance(distDir, copy.dir);
     const start = usage(routeCache);
     const statuses = await visit(app.origin);
     const end = usage(routeCache);
@@ -59,7 +61,7 @@ try {
   {
     const redis = await startRedis();
     const memory = async () => Number(/used_memory:(\d+)/.exec(String(await redis.command('INFO', 'memory')))?.[1]);
-    const app = await startInstance(undefined, copy.dir, { REDIS_URL: redis.url });
+    const app = await startInstance(distDir, copy.dir, { REDIS_URL: redis.url });
     const keys0 = Number(await redis.command('DBSIZE'));
     const memory0 = await memory();
     const statuses = await visit(app.origin);

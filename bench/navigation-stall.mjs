@@ -6,12 +6,13 @@
 //   --sdk no-replay  the SDK has started, replay's chunk is held back
 //   --sdk held       the SDK's chunk is held back: nothing of it runs
 //   --sdk off        nothing held or awaited (for a build with reporting off: no DSN)
-// `--cpu 4` slows the page's CPU down 4× (DevTools protocol). Build the app first with `--dist` as NEXT_DIST_DIR and
-// NEXT_PUBLIC_SENTRY_DSN=http://public@127.0.0.1:<--ingest-port>/1 (or none, for reporting off).
+// `--cpu 4` slows the page's CPU down 4× (DevTools protocol). Build the reference app first in its folder with `--dist`
+// as NEXT_DIST_DIR (a folder inside apps/reference; the default is the tests' build) and
+// NEXT_PUBLIC_SENTRY_DSN=http://public@127.0.0.1:<--ingest-port>/1 (or none, for reporting off):
+//   cd apps/reference && NEXT_DIST_DIR=.next-stall NEXT_PUBLIC_SENTRY_DSN=http://public@127.0.0.1:3311/1 npm run build
 import { spawn } from 'node:child_process';
-import { basename } from 'node:path';
 import { chromium } from '@playwright/test';
-import { appStartEnv, option, sleep, startIngest } from './lib.mjs';
+import { appServer, option, sleep, startIngest } from './lib.mjs';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { killedOnExit } from '../tests/support/processes.ts';
@@ -28,14 +29,12 @@ const stuckAfterMs = 10_000;
 const ingest = startIngest(ingestPort);
 const server = killedOnExit(
   spawn('node', ['--import', `./${preload}`, 'server.js'], {
-    cwd: `${dist}/standalone`,
+    cwd: appServer(dist),
     stdio: 'ignore',
-    // Inside the standalone directory the build directory keeps its own name, wherever the build was moved.
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      NEXT_DIST_DIR: basename(dist),
-      ...appStartEnv,
+      NEXT_DIST_DIR: dist,
       PORT: String(port),
       HOSTNAME: 'localhost',
     },

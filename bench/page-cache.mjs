@@ -10,14 +10,14 @@
 //      three serving the new page;
 //   3. one instance under load while Redis is killed and restarted: p99, max and failed requests.
 //
-//   npm run bench:page-cache                        # builds .next-bench-cache when it has no build yet (the tests'
-//                                                   # app, composed in .bench-app/page-cache: tests/support/test-app.mjs)
+//   npm run bench:page-cache                        # builds the reference app (apps/reference) in its folder, as
+//                                                   # apps/reference/.next-bench-cache, when that has no build yet
 //   npm run bench:page-cache -- --dist .next-e2e --rounds 2 --seconds 8 --connections 20 --port 3219
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { appStartEnv, buildApp, cpuMs, load, option, sleep, startIngest, startStandalone } from './lib.mjs';
+import { appServer, benchApp, buildApp, cpuMs, load, option, sleep, startIngest, startStandalone } from './lib.mjs';
+import { copyOfBuild } from '../tests/support/cluster.ts';
 import { redisServer, startCluster, startSentinels } from '../tests/support/redis.ts';
 
 const dist = option('dist', '.next-bench-cache');
@@ -33,9 +33,9 @@ const firstPort = Number(option('port', 3219));
 const ports = { ingest: firstPort, app: firstPort + 1 };
 
 const ingest = startIngest(ports.ingest);
-if (!existsSync(`${dist}/standalone/server.js`)) {
-  console.log(`No build in ${dist}: building the tests' app there.`);
-  buildApp('page-cache', { NEXT_DIST_DIR: dist, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn });
+if (!existsSync(join(appServer(dist), 'server.js'))) {
+  console.log(`No build in ${benchApp}/${dist}: building the reference app there.`);
+  buildApp({ NEXT_DIST_DIR: dist, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn });
 }
 
 const cleanups = [];
@@ -56,10 +56,8 @@ async function redisCommands(nodes) {
  * like), none for the filesystem cache; `noCacheSpans` preloads the switch that drops the cache spans.
  */
 async function startApp(port, { redis, noCacheSpans = false }) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cache-'));
-  cpSync(`${dist}/standalone`, dir, { recursive: true });
-  const app = await startStandalone(dir, port, {
-    ...appStartEnv,
+  const copy = copyOfBuild(dist, benchApp);
+  const app = await startStandalone(copy.dir, port, {
     NEXT_DIST_DIR: dist,
     SENTRY_DSN: ingest.dsn,
     REVALIDATE_SECRET: secret,
@@ -68,7 +66,7 @@ async function startApp(port, { redis, noCacheSpans = false }) {
   });
   const stop = () => {
     app.stop();
-    rmSync(dir, { recursive: true, force: true });
+    copy.remove();
   };
   cleanups.push(stop);
   return { ...app, stop };

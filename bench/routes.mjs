@@ -2,26 +2,27 @@
 // build with another (docs/performance.md). Loopback only; every load is bounded in time.
 // With reporting on it counts the transactions that reached the local ingest, so a variant that stops sending shows.
 //
-//   npm run bench:routes -- --dist .next-bench             # the app as `npm run bench` built it, reporting on
+//   npm run bench:routes -- --dist .next-bench             # the reference app as `npm run bench` built it (in
+//                                                          # apps/reference/.next-bench), reporting on
 //   npm run bench:routes -- --dist .next-bench --reporting off
 //   npm run bench:routes -- --dir bench/baseline           # the bare baseline (as `npm run bench` built it)
 //   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
 //   npm run bench:routes -- --port 3503 --ingest-port 3599   # ports of your own (default 3203 and 3299)
-import { appStartEnv, builtBaseline, load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
+import { benchApp, load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
-const dir = option('dir', '.');
+const dir = option('dir', benchApp);
 const seconds = Number(option('seconds', 6));
 const connections = Number(option('connections', 20));
-const reporting = option('reporting', dir === '.' ? 'on' : 'off') === 'on';
+const reporting = option('reporting', dir === benchApp ? 'on' : 'off') === 'on';
 const routes = ['/examples/new', '/examples/42', '/api/health'];
 
 const ingest = startIngest(Number(option('ingest-port', 3299)));
 const dsn = reporting ? ingest.dsn : '';
-const { server, origin } = await start(dir === '.' ? dir : builtBaseline(dir), Number(option('port', 3203)), {
+const { server, origin } = await start(dir, Number(option('port', 3203)), {
   SENTRY_DSN: dsn,
   NEXT_PUBLIC_SENTRY_DSN: dsn,
-  ...(dir === '.' ? { ...appStartEnv, NEXT_DIST_DIR: option('dist', '.next-bench') } : {}),
+  ...(dir === benchApp ? { NEXT_DIST_DIR: option('dist', '.next-bench') } : {}),
 });
 
 const rows = [];
@@ -56,7 +57,7 @@ try {
   ingest.stop();
 }
 console.log(
-  `${dir}${dir === '.' ? ` (${option('dist', '.next-bench')})` : ''}, reporting ${reporting ? 'on' : 'off'}; ` +
+  `${dir}${dir === benchApp ? ` (${option('dist', '.next-bench')})` : ''}, reporting ${reporting ? 'on' : 'off'}; ` +
     `idle RSS ${Math.round(idleRssMb)} MB; ${connections} connections, 2 s warm-up, then ${seconds} s per route:`,
 );
 console.table(rows);

@@ -10,10 +10,13 @@
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 //   npm run bench -- --lighthouse-runs 3   # Lighthouse on /examples for baseline and app, alternating (default 5)
 //   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
-//   npm run bench -- --port 3500        # servers on 3500-3502, the ingest on 3599 (default 3200: 3200-3202, 3299)
+//   npm run bench -- --port 3500        # servers on 3500-3502, the ingest on 3599 (default 3200: 3200-3202, 3299),
+//                                       # bench:logging's server and ingest on 3503 and 3504
+//   npm run bench -- --port 3500 --ingest-port 3549   # the ingest elsewhere than --port + 99
 //
-// The app is the tests' app (tests/support/test-app.mjs: src/ with the /examples pages of tests/app), composed in
-// .bench-app/run; the baseline re-exports the same tests' pages, built in .bench-app/ (bench/lib.mjs buildBaseline).
+// The app is the reference app (apps/reference: the /examples pages), built in its folder as
+// apps/reference/.next-bench and served there (bench/lib.mjs buildApp); the baseline re-exports the same reference
+// pages and is built in place, as is its copy without proxy.js (bench/lib.mjs buildBaseline).
 // The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
 // the reference pages, the app's home page `/` until those pages moved to the tests.
 //
@@ -26,10 +29,9 @@ import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import {
-  appStartEnv,
+  benchApp,
   buildApp,
   buildBaseline,
-  builtBaseline,
   lighthouse,
   load,
   option,
@@ -52,17 +54,18 @@ const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
 const lighthouseRuns = Number(option('lighthouse-runs', 5));
 const port = Number(option('port', 3200));
+const ingestPort = Number(option('ingest-port', port + 99));
 /** The page the browser figures are taken on (Lighthouse, first-load JS, the SDK's start), the same on both sides. */
 const measuredPage = '/examples';
 
-/** bench/baseline without its proxy.js, copied beside it; built in .bench-app/ as the baseline is (buildBaseline). */
+/** bench/baseline without its proxy.js, copied beside it (its imports hold there), built in place as the baseline. */
 const bareDir = 'bench/.baseline-no-proxy';
 function copyBare() {
   rmSync(bareDir, { recursive: true, force: true });
   cpSync('bench/baseline', bareDir, { recursive: true, filter: (src) => !/[/\\](proxy\.js|\.next)$/.test(src) });
 }
 
-const ingest = startIngest(port + 99);
+const ingest = startIngest(ingestPort);
 const ingestDsn = ingest.dsn;
 
 const targets = {
@@ -71,7 +74,7 @@ const targets = {
   // The baseline: a bare app with the same routes and the spec's proxy matcher. Every ratio is against it.
   baseline: { dir: 'bench/baseline', port: port + 1, env: {} },
   app: {
-    dir: '.',
+    dir: benchApp,
     port: port + 2,
     // Reporting and tracing fully on, sending to a local ingest that accepts everything.
     // Its own build directory: `npm start` keeps serving the build it had.
@@ -87,11 +90,11 @@ const pages = [measuredPage, '/examples/new', '/examples/42'];
 
 function build(name) {
   const env = { BUILD_ID: `bench-${name}`, ...targets[name].env };
-  return name === 'app' ? buildApp('run', env) : buildBaseline(targets[name].dir, env);
+  return name === 'app' ? buildApp(env) : buildBaseline(targets[name].dir, env);
 }
 function start(name) {
   const { dir, port, env } = targets[name];
-  return name === 'app' ? nextStart(dir, port, { ...appStartEnv, ...env }) : nextStart(builtBaseline(dir), port, env);
+  return nextStart(dir, port, env);
 }
 
 async function firstLoadJs(origin, path) {
@@ -347,6 +350,8 @@ if (jsonOut) {
   console.log(`Figures written to ${jsonOut}`);
 }
 if (!lighthouseOnly) {
-  const logging = spawnSync('node', ['bench/logging.mjs'], { stdio: 'inherit' });
+  // With --port, the logger's bench takes the two ports after the servers' (its defaults otherwise).
+  const ports = option('port', undefined) ? ['--port', String(port + 3), '--ingest-port', String(port + 4)] : [];
+  const logging = spawnSync('node', ['bench/logging.mjs', ...ports], { stdio: 'inherit' });
   if (logging.status !== 0) process.exitCode = 1;
 }

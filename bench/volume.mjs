@@ -1,21 +1,21 @@
 // `npm run bench:volume`: how much the error reporter receives per server request at 100% tracing.
 // Sends N requests to each route kind one by one, then counts what reached the local ingest, by type. The app is the
-// tests' app (the /examples pages), composed in .bench-app/volume (tests/support/test-app.mjs).
+// reference app (the /examples pages), built in its folder as apps/reference/.next-volume (bench/lib.mjs buildApp).
 //
 //   npm run bench:volume                 # build, then 100 requests per route
 //   npm run bench:volume -- --skip-build --requests 300
-import { appStartEnv, buildApp, sleep, start, startIngest } from './lib.mjs';
+//   npm run bench:volume -- --port 3503 --ingest-port 3599   # ports of your own (default 3206 and 3297)
+import { benchApp, buildApp, option, sleep, start, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
-const i = args.indexOf('--requests');
-const perRoute = i === -1 ? 100 : Number(args[i + 1]);
+const perRoute = Number(option('requests', 100));
 const routes = ['/examples/new', '/examples/42', '/api/health'];
 
-const ingest = startIngest(3297);
+const ingest = startIngest(Number(option('ingest-port', 3297)));
 const env = { SENTRY_DSN: ingest.dsn, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn, NEXT_DIST_DIR: '.next-volume' };
-if (!args.includes('--skip-build')) buildApp('volume', { ...env, BUILD_ID: 'volume' });
-const { server, origin } = await start('.', 3206, { ...appStartEnv, ...env });
+if (!args.includes('--skip-build')) buildApp({ ...env, BUILD_ID: 'volume' });
+const { server, origin } = await start(benchApp, Number(option('port', 3206)), env);
 try {
   await sleep(1000); // start-up spans settle
   const before = now();

@@ -1,1 +1,1 @@
-export { default } from '../../../src/pages/_document';
+export { default } from '../../../apps/reference/src/pages/_document';

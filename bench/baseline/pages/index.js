@@ -1,2 +1,3 @@
-// The app's start page, so that the baseline has the app's routes. The page the benchmarks measure is /examples.
-export { default } from '../../../src/pages/index';
+// The reference app's start page, so that the baseline has the app's routes. The page the benchmarks measure is
+// /examples.
+export { default } from '../../../apps/reference/src/pages/index';

@@ -1,2 +1,2 @@
 // A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
-export { default, getStaticProps } from '../../../../tests/app/pages/examples/generated';
+export { default, getStaticProps } from '../../../../apps/reference/src/pages/examples/generated';

@@ -1,2 +1,2 @@
 // A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
-export { default } from '../../../../tests/app/pages/examples/same-route-twice';
+export { default } from '../../../../apps/reference/src/pages/examples/same-route-twice';

@@ -1,2 +1,2 @@
 // A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
-export { default } from '../../../../../tests/app/pages/examples/announcer/bare';
+export { default } from '../../../../../apps/reference/src/pages/examples/announcer/bare';

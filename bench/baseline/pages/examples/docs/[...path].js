@@ -1,2 +1,2 @@
 // A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
-export { default, getServerSideProps } from '../../../../../tests/app/pages/examples/docs/[...path]';
+export { default, getServerSideProps } from '../../../../../apps/reference/src/pages/examples/docs/[...path]';

@@ -1,2 +1,6 @@
 // A target of /examples' links: the app's page, so that prefetching on both sides does the same work.
-export { default, getStaticPaths, getStaticProps } from '../../../../../tests/app/pages/examples/on-demand/[slug]';
+export {
+  default,
+  getStaticPaths,
+  getStaticProps,
+} from '../../../../../apps/reference/src/pages/examples/on-demand/[slug]';
