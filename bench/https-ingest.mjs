@@ -23,7 +23,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cpuMs, dedicateServerCore, option, startHttpsIngest, startIngest, startStandalone } from './lib.mjs';
+import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
+import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { apps, serverDir } from '../tests/support/e2e-env.mts';
 import { now } from '../tests/support/ingest.ts';
 

@@ -1,12 +1,11 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumFlags, chromiumPath, productTestEnv } from '../tests/support/e2e-env.mts';
-import { selfSigned } from '../tests/support/front.ts';
 import { IngestClient } from '../tests/support/ingest.ts';
 import { killedOnExit } from '../tests/support/processes.ts';
 import { buildTestApp } from '../tests/support/test-app.mjs';
@@ -24,7 +23,8 @@ export function option(name, fallback) {
 /**
  * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
  * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
- * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load).
+ * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load). `env`: more of
+ * the ingest's settings (its HTTPS listener: bench/https-ingest-sink.mjs).
  */
 export function startIngest(port, env = {}) {
   const ingest = killedOnExit(
@@ -338,34 +338,4 @@ export async function reportingStart(url) {
   } finally {
     await browser.close();
   }
-}
-
-/**
- * startIngest's ingest, also taking envelopes over HTTPS on `tlsPort`, as production's ingest does, with a self-signed
- * certificate made now (tests/support/front.ts). Besides startIngest's: `httpsDsn`; `serverEnv`, what a server sending
- * to it needs (that DSN, and NODE_EXTRA_CA_CERTS to trust the certificate); `tlsConnections()`, how many TLS
- * connections it has accepted so far.
- */
-export function startHttpsIngest(port, tlsPort) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-tls-'));
-  const { key, cert } = selfSigned();
-  const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-  writeFileSync(keyFile, key);
-  writeFileSync(certFile, cert);
-  const ingest = startIngest(port, {
-    INGEST_TLS_PORT: String(tlsPort),
-    INGEST_TLS_KEY: keyFile,
-    INGEST_TLS_CERT: certFile,
-  });
-  const httpsDsn = `https://public@127.0.0.1:${tlsPort}/1`;
-  const { stop } = ingest;
-  return Object.assign(ingest, {
-    httpsDsn,
-    serverEnv: { SENTRY_DSN: httpsDsn, NODE_EXTRA_CA_CERTS: certFile },
-    tlsConnections: async () => (await (await fetch(`http://127.0.0.1:${port}/__ingest/health`)).json()).tlsConnections,
-    stop: () => {
-      stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
 }

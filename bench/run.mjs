@@ -41,9 +41,9 @@ import {
   rssMb,
   sleep,
   start as nextStart,
-  startHttpsIngest,
   startIngest,
 } from './lib.mjs';
+import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
