@@ -22,13 +22,14 @@ export function option(name, fallback) {
 /**
  * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
  * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
- * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load).
+ * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load). `env`: more of
+ * the ingest's settings (its HTTPS listener: bench/https-ingest-sink.mjs).
  */
-export function startIngest(port) {
+export function startIngest(port, env = {}) {
   const ingest = killedOnExit(
     spawn('node', ['tests/support/sentry-ingest.mjs'], {
       stdio: 'ignore',
-      env: { ...process.env, INGEST_PORT: String(port) },
+      env: { ...process.env, INGEST_PORT: String(port), ...env },
     }),
   );
   const client = new IngestClient(`http://127.0.0.1:${port}`);

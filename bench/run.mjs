@@ -20,6 +20,10 @@
 // The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
 // the reference pages, the app's home page `/` until those pages moved to the tests.
 //
+// "app, HTTPS ingest": the same build, its server reporting to an HTTPS ingest (a self-signed certificate the server
+// trusts through NODE_EXTRA_CA_CERTS; --https-ingest-port and the port after it, default --port + 97 and + 98), as
+// production's ingest is; the server on --port + 5. Only its load figures (the routes' CPU, throughput, latency).
+//
 // Last, unless --lighthouse-only, the logger's cost with its own defaults (`npm run bench:logging`). It runs from
 // here, not after this script in package.json, so that npm passes this script the options given to `npm run bench`.
 import { spawnSync } from 'node:child_process';
@@ -41,6 +45,7 @@ import {
   start as nextStart,
   startIngest,
 } from './lib.mjs';
+import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
@@ -87,6 +92,10 @@ const routes = [
   { name: 'API route', path: '/api/health' },
 ];
 const pages = [measuredPage, '/examples/new', '/examples/42'];
+const httpsIngestPort = Number(option('https-ingest-port', port + 97));
+const httpsIngest = startHttpsIngest(httpsIngestPort, httpsIngestPort + 1);
+// The app's build and settings, its server's reports to the HTTPS ingest.
+targets.appHttps = { ...targets.app, port: port + 5, env: { ...targets.app.env, ...httpsIngest.serverEnv } };
 
 function build(name) {
   const env = { BUILD_ID: `bench-${name}`, ...targets[name].env };
@@ -202,7 +211,7 @@ async function lighthouseRun(name, origin) {
 }
 
 const soak = {};
-const figures = { bare: {}, baseline: {}, app: {} };
+const figures = { bare: {}, baseline: {}, app: {}, appHttps: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
 /** Lighthouse audits that kept accessibility, best practices or SEO under 100, in any round. */
 const lighthouseMissed = new Set();
@@ -233,12 +242,12 @@ try {
     }
   }
   for (let round = 1; round <= (lighthouseOnly ? 0 : rounds); round++) {
-    for (const name of ['bare', 'baseline', 'app']) {
+    for (const name of ['bare', 'baseline', 'app', 'appHttps']) {
       console.log(`round ${round}/${rounds}: ${name}`);
       const { server, origin } = await start(name);
       try {
         record(name, 'idle RSS MB', rssMb(server.pid));
-        if (name === 'bare') {
+        if (name === 'bare' || name === 'appHttps') {
           for (const route of routes) recordLoad(name, route, await load(origin, route.path, server.pid, loadOptions));
           continue;
         }
@@ -286,6 +295,7 @@ try {
   }
 } finally {
   ingest.stop();
+  httpsIngest.stop();
 }
 
 const summary = (target) =>
@@ -298,6 +308,7 @@ const summary = (target) =>
 const bare = summary('bare');
 const baseline = summary('baseline');
 const app = summary('app');
+const appHttps = summary('appHttps');
 const earlier = previous ? JSON.parse(readFileSync(previous, 'utf8')).app : undefined;
 
 const fmt = (n) => (n === undefined ? '' : n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2));
@@ -309,6 +320,8 @@ const rows = Object.keys(app).map((key) => {
     baseline: fmt(baseline[key]),
     app: fmt(app[key]),
     'app / baseline': ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
+    'app, HTTPS ingest': fmt(appHttps[key]),
+    'app HTTPS / baseline': baseline[key] && appHttps[key] ? `${(appHttps[key] / baseline[key]).toFixed(2)}×` : '',
     ...(earlier ? { 'app / earlier app': earlier[key] ? `${(app[key] / earlier[key]).toFixed(2)}×` : '' } : {}),
   };
 });
@@ -319,6 +332,7 @@ console.log(
   `Load: autocannon, ${connections} connections, ${seconds} s per route after 2 s warm-up, ${rounds} rounds (A B C A B C); medians, peak RSS is the maximum.\n` +
     "baseline: a bare Next.js app with the same routes and the spec's proxy matcher (a proxy that sets a request id); " +
     '"bare, no proxy": the same without proxy.js, to show what the proxy itself costs. Ratios are app / baseline.\n' +
+    '"app, HTTPS ingest": the app reporting to an HTTPS ingest (self-signed certificate), load figures only.\n' +
     `Lighthouse 13 on ${measuredPage}, mobile (simulated slow 4G, 4× CPU) and desktop: medians of ${lighthouseRuns} runs each, alternating.`,
 );
 console.table(rows);
@@ -342,7 +356,18 @@ if (jsonOut) {
   writeFileSync(
     jsonOut,
     JSON.stringify(
-      { date: new Date().toISOString(), rounds, seconds, connections, bare, baseline, app, soak, runs: figures },
+      {
+        date: new Date().toISOString(),
+        rounds,
+        seconds,
+        connections,
+        bare,
+        baseline,
+        app,
+        appHttps,
+        soak,
+        runs: figures,
+      },
       null,
       2,
     ),

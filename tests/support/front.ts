@@ -15,7 +15,7 @@ import { freePort } from './processes.ts';
 let certificate: { key: Buffer; cert: Buffer } | undefined;
 
 /** A self-signed certificate for localhost and 127.0.0.1, made once per test worker with openssl. */
-function selfSigned(): { key: Buffer; cert: Buffer } {
+export function selfSigned(): { key: Buffer; cert: Buffer } {
   if (certificate) return certificate;
   const dir = mkdtempSync(join(tmpdir(), 'tls-'));
   try {

@@ -4,7 +4,12 @@
 // Every request and item carries `arrivedNs`: when the request reached the server, on this machine's monotonic clock
 // (process.hrtime), which the client on the same machine reads too. `?after=<ns>` lists what arrived after such a
 // moment, so that a wait marks its start without asking the ingest.
+// With INGEST_TLS_PORT, INGEST_TLS_KEY and INGEST_TLS_CERT (PEM files), it also takes envelopes over HTTPS on that port,
+// as production's ingest does; the control API stays on plain HTTP. /__ingest/health counts the TLS connections it
+// accepted (`tlsConnections`): a sender that keeps its connection alive opens one for many envelopes.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import zlib from 'node:zlib';
 import { parseEnvelope } from '@sentry/core';
 
@@ -12,6 +17,7 @@ const port = Number(process.env.INGEST_PORT ?? 3101);
 const maxRecords = 50_000; // bounded memory: the oldest records go first
 
 let seq = 0;
+let tlsConnections = 0;
 /** @type {Array<Record<string, unknown>>} */
 let items = [];
 /** @type {Array<Record<string, unknown>>} */
@@ -191,7 +197,7 @@ async function handleControl(req, res, url) {
   const wanted = (record) => BigInt(record.arrivedNs) > after;
   switch (`${req.method} ${url.pathname}`) {
     case 'GET /__ingest/health':
-      return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq });
+      return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq, tlsConnections });
     case 'GET /__ingest/items': {
       const type = url.searchParams.get('type');
       return sendJson(res, 200, { seq, items: items.filter((i) => wanted(i) && (!type || i.type === type)) });
@@ -222,7 +228,7 @@ async function handleControl(req, res, url) {
   }
 }
 
-const server = http.createServer((req, res) => {
+function handle(req, res) {
   // Read first: anything a test caused after its mark arrives after it on this clock.
   const arrivedNs = String(process.hrtime.bigint());
   const url = new URL(req.url ?? '/', 'http://ingest');
@@ -243,16 +249,28 @@ const server = http.createServer((req, res) => {
   work.catch((error) => {
     if (!res.headersSent) sendJson(res, 500, { detail: String(error) });
   });
-});
+}
 
-server.keepAliveTimeout = 5000;
-server.listen(port, '127.0.0.1', () => {
-  console.log(`sentry ingest listening on ${server.address().port}`);
-});
+const servers = [{ server: http.createServer(handle), port }];
+if (process.env.INGEST_TLS_PORT) {
+  const tls = { key: readFileSync(process.env.INGEST_TLS_KEY), cert: readFileSync(process.env.INGEST_TLS_CERT) };
+  const server = https.createServer(tls, handle);
+  server.on('secureConnection', () => tlsConnections++);
+  servers.push({ server, port: Number(process.env.INGEST_TLS_PORT) });
+}
+for (const { server, port } of servers) {
+  server.keepAliveTimeout = 5000;
+  server.listen(port, '127.0.0.1', () => {
+    console.log(`sentry ingest listening on ${server.address().port}`);
+  });
+}
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     for (const r of stalled) r.destroy();
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
+    let open = servers.length;
+    for (const { server } of servers) {
+      server.close(() => --open === 0 && process.exit(0));
+      server.closeAllConnections();
+    }
   });
 }

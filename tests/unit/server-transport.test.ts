@@ -1,6 +1,13 @@
-import type { Envelope } from '@sentry/core';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createEnvelope, type Envelope } from '@sentry/core';
 import { describe, expect, it } from 'vitest';
-import { boundedMemoryStore } from '../../packages/foundation/src/observability/server/transport';
+import {
+  boundedMemoryStore,
+  serverTransport,
+  serverTransportOptions,
+} from '../../packages/foundation/src/observability/server/transport';
+import { selfSigned } from '../support/front';
 
 const envelope = (id: number) => [{ event_id: String(id) }, []] as unknown as Envelope;
 const id = (e: Envelope | undefined) => (e?.[0] as { event_id?: string } | undefined)?.event_id;
@@ -20,5 +27,43 @@ describe('boundedMemoryStore', () => {
     for (let i = 1; i <= 5; i++) await store.push(envelope(i));
     await store.unshift(envelope(0));
     expect([id(await store.shift()), id(await store.shift()), await store.shift()]).toEqual(['4', '5', undefined]);
+  });
+});
+
+describe('the server transport, as the server configures it', () => {
+  it('sends envelope after envelope to an HTTPS ingest over one TLS connection', async () => {
+    // Production's ingest is HTTPS: a handshake per envelope cost the server more CPU than keeping the connection
+    // (docs/performance.md, "HTTPS ingest and keep-alive").
+    const { key, cert } = selfSigned();
+    let connections = 0;
+    const received: string[] = [];
+    const ingest = https.createServer({ key, cert }, (req, res) => {
+      req.on('data', () => {});
+      req.on('end', () => {
+        received.push(req.url ?? '');
+        res.writeHead(200).end('{}');
+      });
+    });
+    ingest.on('secureConnection', () => connections++);
+    await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
+    const { port } = ingest.address() as AddressInfo;
+    try {
+      const transport = serverTransport({
+        ...serverTransportOptions,
+        url: `https://127.0.0.1:${port}/api/1/envelope/?sentry_key=public`,
+        recordDroppedEvent: () => {},
+        // The test's certificate; the server trusts production's ingest through the system's CAs.
+        caCerts: cert,
+      } as Parameters<typeof serverTransport>[0]);
+      for (let i = 0; i < 3; i++) {
+        const event = { event_id: `${i}`.padStart(32, '0'), message: 'keep-alive' };
+        await transport.send(createEnvelope<Envelope>({ event_id: event.event_id }, [[{ type: 'event' }, event]]));
+      }
+      expect(received).toHaveLength(3);
+      expect(connections).toBe(1);
+    } finally {
+      ingest.closeAllConnections();
+      await new Promise((closed) => ingest.close(closed));
+    }
   });
 });
