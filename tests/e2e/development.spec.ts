@@ -19,7 +19,7 @@ const copy = apps.guide;
 /** The script the app's package.json `dev` runs, from the app's folder. */
 function devScript(): string {
   const manifest = JSON.parse(readFileSync(`${copy}/package.json`, 'utf8')) as { scripts: { dev: string } };
-  const path = /^node (\S+\/dev\.mjs)$/.exec(manifest.scripts.dev)?.[1];
+  const path = /^(?:exec )?node (\S+\/dev\.mjs)$/.exec(manifest.scripts.dev)?.[1];
   if (!path) throw new Error(`${copy}/package.json's dev script no longer runs "node …/dev.mjs".`);
   return resolve(copy, path);
 }

@@ -1,5 +1,6 @@
 // `npm run build`: Next's production build, then a standalone directory that runs on its own:
 // <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
+import './app-folder.mjs';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

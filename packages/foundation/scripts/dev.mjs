@@ -4,6 +4,7 @@
 // port when that is a URL, else at http://localhost:8969/stream; both runtimes send to it.
 // Beside rather than `spotlight run next dev`: `run` prints the command's output again behind its own prefix, and
 // stops printing it at all once the SDK's logs reach it (docs/decisions.md, "Development: Spotlight beside next dev").
+import './app-folder.mjs';
 import { spawn } from 'node:child_process';
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline';

@@ -1,6 +1,7 @@
 // `npm start`: serve the production build (the standalone server), building it first when there is none or when the
 // sources changed since it was built.
 // PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
+import './app-folder.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
