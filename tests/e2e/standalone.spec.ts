@@ -1,8 +1,5 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startInstance } from '../support/cluster';
-import { apps, builtDir, e2eDistDir } from '../support/e2e-env.mts';
+import { copyOfBuild, startInstance } from '../support/cluster';
+import { e2eDistDir } from '../support/e2e-env.mts';
 import { expect, test } from './fixtures';
 
 // Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).
@@ -10,9 +7,8 @@ import { expect, test } from './fixtures';
 test('the standalone directory serves pages, assets, images, API routes and the proxy from another place', async ({
   request,
 }) => {
-  const place = mkdtempSync(join(tmpdir(), 'standalone-'));
-  cpSync(`${builtDir()}/standalone`, place, { recursive: true });
-  const server = await startInstance(e2eDistDir, join(place, apps.reference));
+  const copy = copyOfBuild(e2eDistDir);
+  const server = await startInstance(e2eDistDir, copy.dir);
   const { origin } = server;
   try {
     const expected = (await (await request.get('/api/health')).json()) as { buildId: string };
@@ -36,6 +32,6 @@ test('the standalone directory serves pages, assets, images, API routes and the 
     expect(server.output()).not.toContain('Failed to register');
   } finally {
     expect(await server.stop('SIGTERM')).toBe(0);
-    rmSync(place, { recursive: true, force: true });
+    copy.remove();
   }
 });
