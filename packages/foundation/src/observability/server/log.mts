@@ -43,7 +43,7 @@ function sourceMappedErr(err: Error) {
 }
 
 /**
- * The logger, writing to `destination` (stdout by default). `collectPersonalData` turns redaction off;
+ * The logger, writing to `destination` (stdout, synchronously, by default). `collectPersonalData` turns redaction off;
  * `sourceMapStacks` (`next dev`) logs errors' stacks in the source files rather than the compiled chunks.
  */
 export function createServerLogger(
@@ -77,7 +77,11 @@ export function createServerLogger(
     },
     ...(collectPersonalData ? {} : { redact: { paths: redactedLogPaths, censor: '[redacted]' } }),
   };
-  return destination ? pino(pinoOptions, destination) : pino(pinoOptions);
+  // Synchronous writes to stdout: a line is out before the next statement runs. pino's default writes through libuv's
+  // thread pool, and process.exit() does not wait for a write queued there: on a busy server the last lines (a shutdown
+  // hook's, before "drained, exiting") came out after later ones, or could be lost. Sync also bounds what a slow reader
+  // of stdout can make the server hold: nothing, where the default buffers without a limit.
+  return pino(pinoOptions, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 /**
