@@ -5,11 +5,11 @@
 // on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, and 6,000 connections that say nothing,
 // /api/health probed from a thread of its own (or, for the silent ones, on a new connection) before and during each. Prints the serving
 // process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With
-// --preload, the copy runs that commit's server preload (the rest of the build stays this one): the "before" of a
-// change to the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
-import { execFileSync } from 'node:child_process';
+// --preload, the copy runs that commit's server preload, with the foundation's source of that commit beside it (its
+// root src/ before the foundation became a package); the rest of the build stays this one: the "before" of a change to
+// the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { preloadFiles } from '../packages/foundation/scripts/standalone.mjs';
 import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
 import { ingestPort } from '../tests/support/e2e-env.mts';
 import {
@@ -26,6 +26,9 @@ import {
 import { option, sleep, startIngest } from './lib.mjs';
 import { now } from '../tests/support/ingest.ts';
 
+/** Where the foundation's source is, the server preload's folder among it. */
+const foundationSource = 'packages/foundation/src';
+
 const host = '127.0.0.1';
 /** Connections this machine's kernel dropped because a listen queue was full (TcpExt ListenOverflows). */
 function listenOverflows() {
@@ -39,11 +42,15 @@ const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
 const copy = copyOfBuild();
-// The commit's preload files, at the paths this tree's preload has (a commit from before it moved to
-// packages/foundation/src/server has none).
+// The commit's preload, and every source file beside it, at the paths this tree's preload has: the whole source folder
+// of the foundation (its files have come and gone), which was the root's src/ before the foundation became a package.
 if (preload) {
-  const files = execFileSync('git', ['archive', preload, ...preloadFiles]);
-  execFileSync('tar', ['-x', '-C', copy.dir], { input: files });
+  const inPackage = spawnSync('git', ['cat-file', '-e', `${preload}:${foundationSource}`]).status === 0;
+  const files = execFileSync('git', ['archive', preload, inPackage ? foundationSource : 'src'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const moved = inPackage ? [] : ['--transform', `s,^src/,${foundationSource}/,`];
+  execFileSync('tar', ['-x', '-C', copy.dir, ...moved], { input: files });
 }
 /** Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable. */
 async function onInstance(flood) {
