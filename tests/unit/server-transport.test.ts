@@ -1,9 +1,11 @@
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createEnvelope, type Envelope } from '@sentry/core';
 import { describe, expect, it } from 'vitest';
 import {
   boundedMemoryStore,
+  maxIngestSockets,
   serverTransport,
   serverTransportOptions,
 } from '../../packages/foundation/src/observability/server/transport';
@@ -62,6 +64,54 @@ describe('the server transport, as the server configures it', () => {
       expect(received).toHaveLength(3);
       expect(connections).toBe(1);
     } finally {
+      ingest.closeAllConnections();
+      await new Promise((closed) => ingest.close(closed));
+    }
+  });
+
+  it('keeps 100 envelopes in flight to a slow ingest at once, where the SDK alone sends 30', async () => {
+    // Under load, or far from the ingest, each envelope waits for its answer; with 30 connections the SDK queued the
+    // rest until 1,000 were in flight, then dropped transactions (bench:load: queue_overflow).
+    const envelopes = 100;
+    let open = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    // Answers nobody until every envelope is in at once; after 1 s, everyone at once (the count then says how many).
+    let holding = true;
+    const releaseAll = () => {
+      holding = false;
+      waiting.splice(0).forEach((answer) => answer());
+    };
+    const giveUp = setTimeout(releaseAll, 1000);
+    const ingest = http.createServer((req, res) => {
+      req.resume();
+      most = Math.max(most, ++open);
+      const answer = () => {
+        open--;
+        res.writeHead(200).end('{}');
+      };
+      if (!holding) return answer();
+      waiting.push(answer);
+      if (open === envelopes) releaseAll();
+    });
+    await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
+    const { port } = ingest.address() as AddressInfo;
+    try {
+      const transport = serverTransport({
+        ...serverTransportOptions,
+        url: `http://127.0.0.1:${port}/api/1/envelope/?sentry_key=public`,
+        recordDroppedEvent: () => {},
+      } as Parameters<typeof serverTransport>[0]);
+      await Promise.all(
+        Array.from({ length: envelopes }, (_, i) => {
+          const event = { event_id: `${i}`.padStart(32, '0'), message: 'in flight' };
+          return transport.send(createEnvelope<Envelope>({ event_id: event.event_id }, [[{ type: 'event' }, event]]));
+        }),
+      );
+      expect(maxIngestSockets).toBeGreaterThanOrEqual(envelopes);
+      expect(most).toBe(envelopes);
+    } finally {
+      clearTimeout(giveUp);
       ingest.closeAllConnections();
       await new Promise((closed) => ingest.close(closed));
     }
