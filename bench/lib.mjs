@@ -238,7 +238,7 @@ export async function load(origin, path, pid, { connections, seconds }) {
  * What a Lighthouse run's LCP estimate rests on: the largest paint as it was seen on loopback, and the scripts that had
  * finished loading by then. Lantern, Lighthouse's simulation, puts every request that finished before the observed
  * paint into LCP's graph and replays it at slow 4G, so a run in which the framework's scripts won that race reads
- * about a second later than one in which the image did (docs/performance.md, "Lighthouse's mobile LCP is bimodal").
+ * about a second later than one in which the image did (docs/performance.md, "Lighthouse's mobile LCP").
  */
 function beforeLargestPaint(lhr) {
   const observedLcpMs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint ?? NaN;
