@@ -18,7 +18,9 @@
 // apps/reference/.next-bench and served there (bench/lib.mjs buildApp); the baseline re-exports the same reference
 // pages and is built in place, as is its copy without proxy.js (bench/lib.mjs buildBaseline).
 // The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
-// the reference pages, the app's home page `/` until those pages moved to the tests.
+// the reference pages, the app's home page `/` until those pages moved to the tests. After Lighthouse's figures, the
+// long tasks of each build's mobile run with the median TBT, each with its script and what it spent its time on
+// (bench/lib.mjs longTasksOf; docs/performance.md, "Long tasks on a phone").
 //
 // "app, HTTPS ingest": the same build, its server reporting to an HTTPS ingest (a self-signed certificate the server
 // trusts through NODE_EXTRA_CA_CERTS; --https-ingest-port and the port after it, default --port + 97 and + 98), as
@@ -200,6 +202,7 @@ async function lighthouseRun(name, origin) {
     for (const audit of result.missed) lighthouseMissed.add(`${name}, ${preset}: ${audit}`);
   }
   record(name, 'Lighthouse total bytes / KB', mobile.totalKb);
+  longTaskRuns.push({ build: name, tbtMs: mobile.tbtMs, tasks: await withScriptRoles(origin, mobile.longTasks) });
   lighthouseMobileRuns.push({
     build: name,
     score: mobile.score,
@@ -208,6 +211,48 @@ async function lighthouseRun(name, origin) {
     'largest paint seen at ms': Math.round(mobile.observedLcpMs),
     'scripts loaded before it': `${mobile.scriptsBeforeLcp} (${mobile.scriptKbBeforeLcp.toFixed(0)} KB)`,
   });
+}
+
+/**
+ * What each long task's script is: error reporting's chunks name Sentry many times (replay's also rrweb; the loader
+ * that starts the SDK too); the rest is the page and the framework. Read from the server while it runs, each script
+ * once.
+ */
+const scriptRoles = new Map();
+async function withScriptRoles(origin, tasks) {
+  for (const task of tasks) {
+    const path = task.url.startsWith(origin) ? new URL(task.url).pathname : '';
+    if (path && !scriptRoles.has(path)) {
+      const body = await (await fetch(`${origin}${path}`)).text();
+      const sentry = (body.match(/sentry/gi) ?? []).length;
+      const role = body.includes('rrweb')
+        ? 'error reporting: replay'
+        : sentry >= 5
+          ? 'error reporting'
+          : 'page, framework';
+      scriptRoles.set(path, role);
+    }
+    task.script = path ? path.split('/').pop() : task.url;
+    task.role = path ? scriptRoles.get(path) : '';
+  }
+  return tasks;
+}
+/** Each mobile run's long tasks, for the table of the run with the median TBT. */
+const longTaskRuns = [];
+
+/** The long tasks of each build's Lighthouse mobile run whose TBT is the median. */
+function printLongTasks() {
+  for (const build of ['baseline', 'app']) {
+    const runs = longTaskRuns.filter((run) => run.build === build).sort((a, b) => a.tbtMs - b.tbtMs);
+    const median = runs[Math.floor((runs.length - 1) / 2)];
+    if (!median) continue;
+    console.log(
+      `Long tasks of ${build}'s Lighthouse mobile run with the median TBT (${Math.round(median.tbtMs)} ms), at the ` +
+        "times Lighthouse's simulation gives them (4× CPU), each with the script it is attributed to:",
+    );
+    const inOrder = [...median.tasks].sort((a, b) => a.startMs - b.startMs);
+    console.table(inOrder.map(({ startMs, ms, script, role }) => ({ 'start ms': startMs, ms, script, role })));
+  }
 }
 
 const soak = {};
@@ -343,6 +388,7 @@ if (lighthouseMobileRuns.length > 0) {
       'seen on loopback: with the 75 KB framework chunk among them, it reads about a second later (docs/performance.md).',
   );
   console.table(lighthouseMobileRuns);
+  printLongTasks();
 }
 if (soakSeconds > 0) {
   console.log(
