@@ -56,7 +56,8 @@ try {
   const dropped = {};
   for (const { payload } of await ingest.items('client_report', loadStarted)) {
     for (const { reason, category, quantity } of payload?.discarded_events ?? []) {
-      dropped[`${category}: ${reason}`] = (dropped[`${category}: ${reason}`] ?? 0) + quantity;
+      const what = `${category}: ${reason}`;
+      dropped[what] = (dropped[what] ?? 0) + quantity;
     }
   }
   const lost = Math.max(0, result.requests.total - transactions);

@@ -19,8 +19,8 @@
 // pages and is built in place, as is its copy without proxy.js (bench/lib.mjs buildBaseline).
 // The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
 // the reference pages, the app's home page `/` until those pages moved to the tests. After Lighthouse's figures, the
-// long tasks of each build's mobile run with the median TBT, each with its script and what it spent its time on
-// (bench/lib.mjs longTasksOf; docs/performance.md, "Long tasks on a phone").
+// long tasks of each build's mobile run with the median TBT, each with its script and what that script is (error
+// reporting, replay, page and framework; bench/lib.mjs longTasksOf; docs/performance.md, "Long tasks on a phone").
 //
 // "app, HTTPS ingest": the same build, its server reporting to an HTTPS ingest (a self-signed certificate the server
 // trusts through NODE_EXTRA_CA_CERTS; --https-ingest-port and the port after it, default --port + 97 and + 98), as

@@ -66,29 +66,29 @@ describe('server log lines', () => {
       stack: expect.stringMatching(/^TypeError: broken\n/),
     });
   });
-});
 
-it('writes a line to stdout before the next statement: nothing comes out of order or is lost at process.exit()', () => {
-  // A busy thread pool at the moment of exit, as a server has while it shuts down: pino's default (asynchronous) stdout
-  // queues its write there, and process.exit() wrote "second" before "first" (the shutdown test's failure in CI).
-  const logModule = fileURLToPath(
-    new URL('../../packages/foundation/src/observability/server/log.mts', import.meta.url),
-  );
-  const script = `
-    import { pbkdf2 } from 'node:crypto';
-    import { serverLogger } from ${JSON.stringify(logModule)};
-    const log = serverLogger();
-    for (let i = 0; i < 4; i++) pbkdf2('p', 's', 1_000_000, 32, 'sha256', () => {});
-    log.info('first');
-    log.info('second');
-    process.exit(0);`;
-  const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  expect(status).toBe(0);
-  const messages = stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { msg: string }).msg);
-  expect(messages).toEqual(['first', 'second']);
+  it('writes a line to stdout before the next statement: nothing comes out of order or is lost at process.exit()', () => {
+    // A busy thread pool at the moment of exit, as a server has while it shuts down: pino's default (asynchronous) stdout
+    // queues its write there, and process.exit() wrote "second" before "first" (the shutdown test's failure in CI).
+    const logModule = fileURLToPath(
+      new URL('../../packages/foundation/src/observability/server/log.mts', import.meta.url),
+    );
+    const script = `
+      import { pbkdf2 } from 'node:crypto';
+      import { serverLogger } from ${JSON.stringify(logModule)};
+      const log = serverLogger();
+      for (let i = 0; i < 4; i++) pbkdf2('p', 's', 1_000_000, 32, 'sha256', () => {});
+      log.info('first');
+      log.info('second');
+      process.exit(0);`;
+    const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(status).toBe(0);
+    const messages = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toEqual(['first', 'second']);
+  });
 });
 
 describe('redaction', () => {

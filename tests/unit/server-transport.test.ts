@@ -14,6 +14,21 @@ import { selfSigned } from '../support/front';
 const envelope = (id: number) => [{ event_id: String(id) }, []] as unknown as Envelope;
 const id = (e: Envelope | undefined) => (e?.[0] as { event_id?: string } | undefined)?.event_id;
 
+/** The server's transport as the server configures it, sending to the test's ingest on `origin`. */
+const transportTo = (origin: string, more: Record<string, unknown> = {}) =>
+  serverTransport({
+    ...serverTransportOptions,
+    url: `${origin}/api/1/envelope/?sentry_key=public`,
+    recordDroppedEvent: () => {},
+    ...more,
+  } as Parameters<typeof serverTransport>[0]);
+
+/** Envelope number `i`: one error event. */
+function eventEnvelope(i: number, message: string): Envelope {
+  const event = { event_id: `${i}`.padStart(32, '0'), message };
+  return createEnvelope<Envelope>({ event_id: event.event_id }, [[{ type: 'event' }, event]]);
+}
+
 describe('boundedMemoryStore', () => {
   it('hands envelopes back in order', async () => {
     const store = boundedMemoryStore(3);
@@ -50,17 +65,9 @@ describe('the server transport, as the server configures it', () => {
     await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
     const { port } = ingest.address() as AddressInfo;
     try {
-      const transport = serverTransport({
-        ...serverTransportOptions,
-        url: `https://127.0.0.1:${port}/api/1/envelope/?sentry_key=public`,
-        recordDroppedEvent: () => {},
-        // The test's certificate; the server trusts production's ingest through the system's CAs.
-        caCerts: cert,
-      } as Parameters<typeof serverTransport>[0]);
-      for (let i = 0; i < 3; i++) {
-        const event = { event_id: `${i}`.padStart(32, '0'), message: 'keep-alive' };
-        await transport.send(createEnvelope<Envelope>({ event_id: event.event_id }, [[{ type: 'event' }, event]]));
-      }
+      // The test's certificate; the server trusts production's ingest through the system's CAs.
+      const transport = transportTo(`https://127.0.0.1:${port}`, { caCerts: cert });
+      for (let i = 0; i < 3; i++) await transport.send(eventEnvelope(i, 'keep-alive'));
       expect(received).toHaveLength(3);
       expect(connections).toBe(1);
     } finally {
@@ -97,17 +104,8 @@ describe('the server transport, as the server configures it', () => {
     await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
     const { port } = ingest.address() as AddressInfo;
     try {
-      const transport = serverTransport({
-        ...serverTransportOptions,
-        url: `http://127.0.0.1:${port}/api/1/envelope/?sentry_key=public`,
-        recordDroppedEvent: () => {},
-      } as Parameters<typeof serverTransport>[0]);
-      await Promise.all(
-        Array.from({ length: envelopes }, (_, i) => {
-          const event = { event_id: `${i}`.padStart(32, '0'), message: 'in flight' };
-          return transport.send(createEnvelope<Envelope>({ event_id: event.event_id }, [[{ type: 'event' }, event]]));
-        }),
-      );
+      const transport = transportTo(`http://127.0.0.1:${port}`);
+      await Promise.all(Array.from({ length: envelopes }, (_, i) => transport.send(eventEnvelope(i, 'in flight'))));
       expect(maxIngestSockets).toBeGreaterThanOrEqual(envelopes);
       expect(most).toBe(envelopes);
     } finally {

@@ -39,7 +39,6 @@ export const maxEnvelopesInFlight = 1000;
  */
 export const maxIngestSockets = 200;
 
-type RequestOptions = http.RequestOptions & { agent?: http.Agent | boolean };
 type Respond = (res: http.IncomingMessage) => void;
 const agents = new Map<string, http.Agent>();
 
@@ -48,7 +47,7 @@ const agents = new Map<string, http.Agent>();
  * sockets. A proxy's agent (HTTPS_PROXY, the `proxy` option) is left as the SDK made it.
  */
 export const ingestHttpModule = {
-  request(options: RequestOptions, respond?: Respond): http.ClientRequest {
+  request(options: http.RequestOptions, respond?: Respond): http.ClientRequest {
     const { agent } = options;
     const native = options.protocol === 'https:' ? https : http;
     if (agent instanceof http.Agent && !('proxy' in agent)) {
