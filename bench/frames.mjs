@@ -111,7 +111,7 @@ try {
       (reporting
         ? `; load event ${Math.round(median(starts.map((s) => s.loadMs)))} ms, SDK started ` +
           `${Math.round(median(starts.map((s) => s.sdkMs)))} ms, replay recording from ` +
-          `${Math.round(median(starts.map((s) => s.replayMs)))} ms (an error before then is reported without a replay)`
+          `${Math.round(median(starts.map((s) => s.replayMs)))} ms (an error before then starts replay at once)`
         : ''),
   );
 } finally {

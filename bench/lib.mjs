@@ -317,7 +317,7 @@ export async function lighthouse(url, preset = 'mobile') {
 /**
  * Watches a page (before it navigates) for the moments, after navigation start, the browser SDK (loaded after the
  * page) and session replay start. Replay records nothing before its start: its first snapshot shows the page as it is
- * then, and an error raised earlier is reported without a replay.
+ * then; an error raised earlier starts it at once (reporter.ts, replayBeforeErrors).
  */
 export async function watchReportingStart(page) {
   await page.addInitScript(() => {

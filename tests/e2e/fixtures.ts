@@ -70,6 +70,16 @@ export function sdkChunks(): Set<string> {
   return new Set(files.map((f) => `/_next/static/chunks/${f}`));
 }
 
+/** The paths of the build's chunks that hold session replay (rrweb's recorder), read from the build the server serves. */
+export function replayChunks(): Set<string> {
+  const dir = join(builtDir(), 'static', 'chunks');
+  const files = readdirSync(dir).filter(
+    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes('rrweb'),
+  );
+  expect(files.length).toBeGreaterThan(0);
+  return new Set(files.map((f) => `/_next/static/chunks/${f}`));
+}
+
 /**
  * The paths of a route's scripts (requests add the `?dpl=` token: compare paths), from the build manifest Next's router
  * loads, read from the build the server serves. Read from disk, not in a page: a page opened to read it goes on loading

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   laterIntegrations,
   leftOutIntegrations,
+  replayBeforeErrors,
   sendTransactionsInNextTask,
 } from '../../packages/foundation/src/observability/browser/reporter';
 
@@ -29,5 +30,37 @@ describe('the browser SDK starts in short tasks', () => {
   test('tracing and breadcrumbs start after init, and no integration is both left out and started later', () => {
     expect([...laterIntegrations]).toEqual(['BrowserTracing', 'Breadcrumbs']);
     for (const name of laterIntegrations) expect(leftOutIntegrations.has(name)).toBe(false);
+  });
+});
+
+describe('an error before replay started waits for it', () => {
+  const withReplay = (installed: boolean) =>
+    ({ getIntegrationByName: (name: string) => (installed && name === 'Replay' ? {} : undefined) }) as Client;
+
+  test('replay starts for an error, which goes on once it has', async () => {
+    let started = 0;
+    const integration = replayBeforeErrors(async () => void (started += 1));
+    const error: Event = { message: 'early' };
+    expect(await integration.processEvent!(error, {}, withReplay(false))).toEqual(error);
+    expect(started).toBe(1);
+  });
+
+  test('nothing waits once replay runs, nor for a transaction', async () => {
+    let started = 0;
+    const integration = replayBeforeErrors(async () => void (started += 1));
+    const error: Event = { message: 'late' };
+    await expect(integration.processEvent!(error, {}, withReplay(true))).resolves.toBe(error);
+    const transaction: Event = { type: 'transaction' };
+    await expect(integration.processEvent!(transaction, {}, withReplay(false))).resolves.toBe(transaction);
+    await Promise.resolve();
+    expect(started).toBe(0);
+  });
+
+  test('a replay that never starts holds the error only so long', async () => {
+    const integration = replayBeforeErrors(() => new Promise(() => {}), 20);
+    const error: Event = { message: 'stuck' };
+    const startedAt = performance.now();
+    expect(await integration.processEvent!(error, {}, withReplay(false))).toEqual(error);
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(19);
   });
 });

@@ -8,10 +8,12 @@ import { reportingOn } from '../reportingEnv';
 
 type Sdk = typeof BrowserReporting;
 
-/** An error raised before the SDK started, with the global handler that would have caught it. */
+/** An error raised before the SDK started, with the global handler that would have caught it and when it was raised. */
 export interface HeldError {
   error: unknown;
   handler: 'onerror' | 'onunhandledrejection';
+  /** Seconds since the epoch, as an event's `timestamp`. */
+  at: number;
 }
 
 /** At most this many early errors wait; a page that throws more before the SDK arrives is broken anyway. */
@@ -37,8 +39,9 @@ let loading: Promise<Sdk | undefined> | undefined;
 
 function hold(event: Event): void {
   if (held.length >= maxHeldErrors) return;
-  if (event instanceof PromiseRejectionEvent) held.push({ error: event.reason, handler: 'onunhandledrejection' });
-  else if (event instanceof ErrorEvent) held.push({ error: event.error ?? event.message, handler: 'onerror' });
+  const at = (performance.timeOrigin + performance.now()) / 1000;
+  if (event instanceof PromiseRejectionEvent) held.push({ error: event.reason, handler: 'onunhandledrejection', at });
+  else if (event instanceof ErrorEvent) held.push({ error: event.error ?? event.message, handler: 'onerror', at });
   else return;
   void loadBrowserReporting();
 }

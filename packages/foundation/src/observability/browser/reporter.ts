@@ -1,5 +1,5 @@
 // The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
-import type { Envelope, Integration } from '@sentry/core';
+import type { Envelope, Event, EventHint, EventProcessor, Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
 import type { ReportingEnv } from '../reportingEnv';
 import { nextTask, type HeldError } from './loader';
@@ -42,6 +42,45 @@ export const sendTransactionsInNextTask: Integration = {
   processEvent: (event) => (event.type === 'transaction' ? nextTask().then(() => event) : event),
 };
 
+/** Longest an error waits for replay to start (its chunk may be slow to arrive, or not arrive at all). */
+export const replayWaitMs = 10_000;
+
+/**
+ * Replay records from its start on, and its buffer is sent only for errors it sees after that. An error raised before
+ * replay started (before the SDK loaded, or in its first seconds) therefore starts replay at once and waits for it
+ * (`replayWaitMs` at most), then goes through replay's own event processor, which the SDK's pipeline had not yet
+ * listed when the error entered it: the error names the replay, and replay sends it (docs/decisions.md, "Replay
+ * starts when the page is idle, or at the first error"). Must run after every other processor that can be async.
+ */
+export function replayBeforeErrors(startReplay: () => Promise<void>, waitMs = replayWaitMs): Integration {
+  return {
+    name: 'ReplayBeforeErrors',
+    processEvent: async (event: Event, hint: EventHint, client) => {
+      if (event.type !== undefined || client.getIntegrationByName('Replay')) return event;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([startReplay(), new Promise((resume) => (timer = setTimeout(resume, waitMs)))]);
+      clearTimeout(timer);
+      const replayProcessor = Sentry.getIsolationScope()
+        .getScopeData()
+        .eventProcessors.find((processor: EventProcessor) => processor.id === 'Replay');
+      return replayProcessor ? ((await replayProcessor(event, hint)) as Event | null) : event;
+    },
+  };
+}
+
+/** Replay's chunk, loaded and started once: at the first idle moment after the SDK, or by the first error. */
+let replay: Promise<void> | undefined;
+function startReplayOnce(collectPersonalData: boolean): Promise<void> {
+  replay ??= import('./replay').then(
+    async ({ startReplay }) => {
+      await nextTask();
+      startReplay(collectPersonalData);
+    },
+    () => undefined,
+  );
+  return replay;
+}
+
 /**
  * Starts the SDK in short tasks, each under 50 ms at 4× CPU slowdown: `init` with error reporting, then tracing (its
  * page-load transaction still starts at the navigation: the SDK dates it from the time origin, and web vitals and
@@ -49,6 +88,7 @@ export const sendTransactionsInNextTask: Integration = {
  * arrived are reported as its global handlers would have, in the first task.
  */
 export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]): Promise<void> {
+  const startReplay = () => startReplayOnce(env.collectPersonalData);
   const integrations: Integration[] = [sendTransactionsInNextTask];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
   if (env.spotlight) {
@@ -58,6 +98,7 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
   }
   // Last, so that it sees the URLs every other integration added (BrowserTracing and Breadcrumbs add none to events).
   if (!env.collectPersonalData) integrations.push(urlRedaction);
+  integrations.push(replayBeforeErrors(startReplay));
   const later = new Set<string>(laterIntegrations);
   Sentry.init({
     ...browserOptions(env),
@@ -74,8 +115,14 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
       shouldStore: (envelope: Envelope) => envelope[1].some(([item]) => item.type === 'event'),
     } as Sentry.BrowserOptions['transportOptions'],
   });
-  for (const { error, handler } of held) {
-    Sentry.captureException(error, { mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` } });
+  for (const { error, handler, at } of held) {
+    Sentry.withScope((scope) => {
+      // Dated when it was raised, not when the SDK arrived.
+      scope.addEventProcessor((event) => ({ ...event, timestamp: at }));
+      Sentry.captureException(error, {
+        mechanism: { handled: false, type: `auto.browser.global_handlers.${handler}` },
+      });
+    });
   }
   await nextTask();
   Sentry.addIntegration(
@@ -86,12 +133,8 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
   );
   await nextTask();
   Sentry.addIntegration(Sentry.breadcrumbsIntegration());
-  // Replay stays out of the first load: its code arrives in a chunk of its own, at the next idle moment.
-  const loadReplay = () =>
-    void import('./replay').then(async ({ startReplay }) => {
-      await nextTask();
-      startReplay(env.collectPersonalData);
-    });
+  // Replay's code arrives in a chunk of its own, at the next idle moment (at once for an error: replayBeforeErrors).
+  const loadReplay = () => void startReplay();
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);
 }
