@@ -41,12 +41,15 @@ import {
   lighthouse,
   load,
   option,
+  pageScripts,
   reportingStart,
   rssMb,
   sleep,
   start as nextStart,
   startIngest,
+  warmUp,
 } from './lib.mjs';
+import { scriptFile } from './long-task-causes.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { now } from '../tests/support/ingest.ts';
 
@@ -117,22 +120,6 @@ async function firstLoadJs(origin, path) {
   for (const src of scripts)
     bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer())).length;
   return bytes / 1024;
-}
-
-/**
- * Every asset the measured page names (scripts, stylesheet, the hero image in each size), fetched once: a server that
- * has just started is not what a phone meets in production, and the image optimiser's first answer is its slowest.
- */
-async function warmUp(origin) {
-  const html = await (await fetch(`${origin}${measuredPage}`)).text();
-  const urls = new Set();
-  for (const [, value] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
-    for (const candidate of value.replaceAll('&amp;', '&').split(',')) {
-      const url = candidate.trim().split(/\s+/)[0];
-      if (url.startsWith('/_next/')) urls.add(url);
-    }
-  }
-  for (const url of urls) await (await fetch(new URL(url, origin))).arrayBuffer();
 }
 
 function median(values) {
@@ -214,26 +201,20 @@ async function lighthouseRun(name, origin) {
 }
 
 /**
- * What each long task's script is: error reporting's chunks name Sentry many times (replay's also rrweb; the loader
- * that starts the SDK too); the rest is the page and the framework. Read from the server while it runs, each script
- * once.
+ * What each long task's script is (bench/long-task-causes.mjs scriptRole: error reporting, replay, the page, the
+ * framework). Read from the server while it runs, each script once.
  */
 const scriptRoles = new Map();
 async function withScriptRoles(origin, tasks) {
+  await pageScripts(
+    origin,
+    tasks.map((task) => task.url),
+    scriptRoles,
+  );
   for (const task of tasks) {
-    const path = task.url.startsWith(origin) ? new URL(task.url).pathname : '';
-    if (path && !scriptRoles.has(path)) {
-      const body = await (await fetch(`${origin}${path}`)).text();
-      const sentry = (body.match(/sentry/gi) ?? []).length;
-      const role = body.includes('rrweb')
-        ? 'error reporting: replay'
-        : sentry >= 5
-          ? 'error reporting'
-          : 'page, framework';
-      scriptRoles.set(path, role);
-    }
-    task.script = path ? path.split('/').pop() : task.url;
-    task.role = path ? scriptRoles.get(path) : '';
+    const script = scriptRoles.get(task.url);
+    task.script = script ? scriptFile(task.url) : task.url;
+    task.role = script?.role ?? '';
   }
   return tasks;
 }
@@ -278,7 +259,7 @@ try {
       console.log(`Lighthouse ${run}/${lighthouseRuns}: ${name}`);
       const { server, origin } = await start(name);
       try {
-        await warmUp(origin);
+        await warmUp(origin, measuredPage);
         await lighthouseRun(name, origin);
       } finally {
         server.kill('SIGTERM');
