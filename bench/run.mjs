@@ -10,6 +10,7 @@
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 //   npm run bench -- --lighthouse-runs 3   # Lighthouse on /examples for baseline and app, alternating (default 5)
 //   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
+//   npm run bench -- --long-task-loads 3   # traced loads per build for the long tasks' causes (default 1; 0: none)
 //   npm run bench -- --port 3500        # servers on 3500-3502, the ingest on 3599 (default 3200: 3200-3202, 3299),
 //                                       # bench:logging's server and ingest on 3503 and 3504
 //   npm run bench -- --port 3500 --ingest-port 3549   # the ingest elsewhere than --port + 99
@@ -21,6 +22,9 @@
 // the reference pages, the app's home page `/` until those pages moved to the tests. After Lighthouse's figures, the
 // long tasks of each build's mobile run with the median TBT, each with its script and what that script is (error
 // reporting, replay, page and framework; bench/lib.mjs longTasksOf; docs/performance.md, "Long tasks on a phone").
+// Then what causes each long task: a load per build in Chromium at the same 4× CPU under a performance trace, read
+// into its tasks with the kind of work, the scripts and functions each ran, and its cause (bench/long-tasks.mjs does
+// more loads of one build).
 //
 // "app, HTTPS ingest": the same build, its server reporting to an HTTPS ingest (a self-signed certificate the server
 // trusts through NODE_EXTRA_CA_CERTS; --https-ingest-port and the port after it, default --port + 97 and + 98), as
@@ -40,6 +44,7 @@ import {
   buildBaseline,
   lighthouse,
   load,
+  longTaskLoads,
   option,
   pageScripts,
   reportingStart,
@@ -49,7 +54,7 @@ import {
   startIngest,
   warmUp,
 } from './lib.mjs';
-import { scriptFile } from './long-task-causes.mjs';
+import { causeSummary, longTaskMs, scriptFile, taskLines } from './long-task-causes.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { now } from '../tests/support/ingest.ts';
 
@@ -63,6 +68,7 @@ const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
 const lighthouseRuns = Number(option('lighthouse-runs', 5));
+const longTaskLoadCount = Number(option('long-task-loads', 1));
 const port = Number(option('port', 3200));
 const ingestPort = Number(option('ingest-port', port + 99));
 /** The page the browser figures are taken on (Lighthouse, first-load JS, the SDK's start), the same on both sides. */
@@ -236,6 +242,26 @@ function printLongTasks() {
   }
 }
 
+/** Each build's traced loads (bench/lib.mjs longTaskLoads): their long tasks with causes. */
+const tracedLoads = {};
+
+/** Each build's long tasks from its traced loads, with their causes, then per cause over its loads. */
+function printLongTaskCauses() {
+  console.log(
+    `\nLong tasks at 4× CPU and their causes: a performance trace of ${longTaskLoadCount} load(s) of ${measuredPage} ` +
+      "per build in Chromium as Lighthouse's phone (4× CPU slowdown, its viewport), from navigation start; " +
+      '`npm run bench:long-tasks` takes more loads (docs/performance.md, "Long tasks on a phone").',
+  );
+  for (const [name, loads] of Object.entries(tracedLoads)) {
+    loads.forEach(({ tasks }, i) => {
+      const blocking = tasks.reduce((sum, task) => sum + task.ms - longTaskMs, 0);
+      console.log(`${name}, load ${i + 1}: ${tasks.length} long tasks, ${Math.round(blocking)} ms over 50 ms in all`);
+      for (const task of tasks) console.log(taskLines(task).join('\n'));
+    });
+    console.table(causeSummary(loads.map((load) => load.tasks)));
+  }
+}
+
 const soak = {};
 const figures = { bare: {}, baseline: {}, app: {}, appHttps: {} };
 const record = (target, key, value) => (figures[target][key] ??= []).push(value);
@@ -265,6 +291,21 @@ try {
         server.kill('SIGTERM');
         await sleep(500);
       }
+    }
+  }
+  // What causes each long task: a performance trace of a load per build at Lighthouse's 4× CPU (bench/long-tasks.mjs).
+  for (const name of longTaskLoadCount > 0 ? ['baseline', 'app'] : []) {
+    console.log(`Long tasks: ${name}, ${longTaskLoadCount} traced load(s) at 4× CPU`);
+    const { server, origin } = await start(name);
+    try {
+      await warmUp(origin, measuredPage);
+      tracedLoads[name] = await longTaskLoads(`${origin}${measuredPage}`, {
+        loads: longTaskLoadCount,
+        reporting: name === 'app',
+      });
+    } finally {
+      server.kill('SIGTERM');
+      await sleep(500);
     }
   }
   for (let round = 1; round <= (lighthouseOnly ? 0 : rounds); round++) {
@@ -371,6 +412,7 @@ if (lighthouseMobileRuns.length > 0) {
   console.table(lighthouseMobileRuns);
   printLongTasks();
 }
+if (longTaskLoadCount > 0) printLongTaskCauses();
 if (soakSeconds > 0) {
   console.log(
     `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +
@@ -394,6 +436,9 @@ if (jsonOut) {
         appHttps,
         soak,
         runs: figures,
+        longTaskCauses: Object.fromEntries(
+          Object.entries(tracedLoads).map(([name, loads]) => [name, causeSummary(loads.map((load) => load.tasks))]),
+        ),
       },
       null,
       2,
