@@ -78,8 +78,11 @@ const workKinds = {
   FunctionCall: (e) => `call of ${shortName(e.args?.data?.functionName || 'a function')}`,
   RunMicrotasks: () => 'microtasks',
   ParseHTML: () => 'parsing HTML',
+  // The parser's preload scanner requesting the scripts, stylesheet and image the HTML names.
+  'HTMLDocumentParser::MaybeFetchQueuedPreloads': () => "the HTML parser's preloads",
   Layout: () => 'layout',
   UpdateLayoutTree: () => 'style',
+  ParseAuthorStyleSheet: () => 'parsing a stylesheet',
   Paint: () => 'paint',
   PrePaint: () => 'paint',
   Commit: () => 'paint',
@@ -92,7 +95,16 @@ const workKinds = {
   MinorGC: () => 'GC',
 };
 const evaluation = new Set(['EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule']);
-const rendering = new Set(['Layout', 'UpdateLayoutTree', 'Paint', 'PrePaint', 'Commit', 'Layerize']);
+const rendering = new Set([
+  'Layout',
+  'UpdateLayoutTree',
+  'ParseAuthorStyleSheet',
+  'Paint',
+  'PrePaint',
+  'Commit',
+  'Layerize',
+]);
+const parsing = new Set(['ParseHTML', 'HTMLDocumentParser::MaybeFetchQueuedPreloads']);
 const isGc = (name) => name === 'MajorGC' || name === 'MinorGC' || /^V8\.GC/.test(name) || /^BlinkGC\./.test(name);
 /** V8's lazy compilation of a function on its first call (only with traceCategories({ compile: true })). */
 const isCompile = (name) => name === 'V8.CompileCode' || name === 'V8.CompileLazy';
@@ -323,7 +335,7 @@ function describe(task, thread, samples, scripts, navigationTs) {
       .map((e) => ({ script: scriptFile(e.args.data.url), role: scripts.get(e.args.data.url)?.role ?? '' })),
     gcMs: round(sum(outermost(inside.filter((e) => isGc(e.name))))),
     renderMs: round(sum(known.filter((e) => rendering.has(e.name)))),
-    parseMs: round(sum(known.filter((e) => e.name === 'ParseHTML'))),
+    parseMs: round(sum(known.filter((e) => parsing.has(e.name)))),
     commitsNavigation: known.some((e) => e.name === 'CommitLoad'),
     compileMs: round(sum(outermost(inside.filter((e) => isCompile(e.name))))),
   };
