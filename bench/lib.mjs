@@ -1,6 +1,6 @@
 // What the benchmarks share: building and starting a Next app on loopback, the local ingest, memory readings.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '../tests
 import { IngestClient } from '../tests/support/ingest.ts';
 import { killedOnExit } from '../tests/support/processes.ts';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
+import { longTaskCauses, scriptRole, scriptUrls, traceCategories } from './long-task-causes.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -355,6 +356,89 @@ export async function reportingStart(url) {
     await watchReportingStart(page);
     await page.goto(url);
     return await reportingStartTimes(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * Every asset a page names (scripts, stylesheet, images in each size), fetched once: a server that has just started is
+ * not what a phone meets in production, and the image optimiser's first answer is its slowest.
+ */
+export async function warmUp(origin, path) {
+  const html = await (await fetch(`${origin}${path}`)).text();
+  const urls = new Set();
+  for (const [, value] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
+    for (const candidate of value.replaceAll('&amp;', '&').split(',')) {
+      const url = candidate.trim().split(/\s+/)[0];
+      if (url.startsWith('/_next/')) urls.add(url);
+    }
+  }
+  for (const url of urls) await (await fetch(new URL(url, origin))).arrayBuffer();
+}
+
+/**
+ * What each of `urls` served by `origin` is (bench/long-task-causes.mjs scriptRole) and its text, `{ role, source }`
+ * by URL: fetched from the server while it runs, each once into `known` (kept across loads of the same build).
+ */
+export async function pageScripts(origin, urls, known = new Map()) {
+  for (const url of urls) {
+    if (known.has(url) || !url.startsWith(`${origin}/`)) continue;
+    const source = await (await fetch(url)).text();
+    known.set(url, { role: scriptRole(source), source });
+  }
+  return known;
+}
+
+/**
+ * Loads of `url` in Debian's Chromium as a phone (Lighthouse's: its viewport and pixel ratio, the CPU `slowdown`×
+ * slower), each under a performance trace from before navigation until `afterLoadMs` after the load event, read into
+ * its long tasks and their causes (bench/long-task-causes.mjs). `reporting`: the page loads the SDK; the times
+ * watchReportingStart saw are returned (replay's start must fall inside the trace). `compile`: trace V8's lazy
+ * compilation too. `traces`: a folder to write each load's trace to (load-1.json …; DevTools' Performance panel
+ * opens them). Calls `onLoad` with each load as it ends; returns them all, each `{ tasks, started }`.
+ */
+export async function longTaskLoads(
+  url,
+  { loads = 1, slowdown = 4, reporting = false, afterLoadMs = 8000, compile = false, traces, onLoad = () => {} } = {},
+) {
+  const { chromium } = await import('@playwright/test');
+  const { origin } = new URL(url);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+  const scripts = new Map();
+  const results = [];
+  try {
+    for (let i = 1; i <= loads; i++) {
+      const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+      if (reporting) await watchReportingStart(page);
+      await browser.startTracing(page, { categories: traceCategories({ compile }) });
+      // V8's profiler starts at the next script the page runs: here, on about:blank. Else it starts inside the
+      // measured page's first task, a long one of its own (70 ms at 4×).
+      await page.evaluate(() => 0);
+      await page.goto(url);
+      // A timer in this process, not page.waitForTimeout or waitForFunction: no script of the driver runs in the page
+      // while it is traced (Playwright's injected script is a long task of its own at 4×).
+      await sleep(afterLoadMs);
+      const trace = await browser.stopTracing();
+      if (traces) {
+        mkdirSync(traces, { recursive: true });
+        writeFileSync(join(traces, `load-${i}.json`), trace);
+      }
+      const { traceEvents } = JSON.parse(trace.toString());
+      const started = reporting
+        ? await page.evaluate(() => ({
+            ...window.__reportingStart,
+            loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
+          }))
+        : undefined;
+      await page.close();
+      const tasks = longTaskCauses(traceEvents, await pageScripts(origin, scriptUrls(traceEvents), scripts));
+      results.push({ tasks, started });
+      await onLoad(results.at(-1), i);
+    }
+    return results;
   } finally {
     await browser.close();
   }

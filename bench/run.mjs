@@ -10,6 +10,7 @@
 //   npm run bench -- --soak 300         # also: the app under load for 300 s, resident memory sampled every 5 s
 //   npm run bench -- --lighthouse-runs 3   # Lighthouse on /examples for baseline and app, alternating (default 5)
 //   npm run bench -- --skip-build --lighthouse-only   # Lighthouse alone, on the last builds
+//   npm run bench -- --long-task-loads 3   # traced loads per build for the long tasks' causes (default 1; 0: none)
 //   npm run bench -- --port 3500        # servers on 3500-3502, the ingest on 3599 (default 3200: 3200-3202, 3299),
 //                                       # bench:logging's server and ingest on 3503 and 3504
 //   npm run bench -- --port 3500 --ingest-port 3549   # the ingest elsewhere than --port + 99
@@ -21,6 +22,9 @@
 // the reference pages, the app's home page `/` until those pages moved to the tests. After Lighthouse's figures, the
 // long tasks of each build's mobile run with the median TBT, each with its script and what that script is (error
 // reporting, replay, page and framework; bench/lib.mjs longTasksOf; docs/performance.md, "Long tasks on a phone").
+// Then what causes each long task: a load per build in Chromium at the same 4× CPU under a performance trace, read
+// into its tasks with the kind of work, the scripts and functions each ran, and its cause (bench/long-tasks.mjs does
+// more loads of one build).
 //
 // "app, HTTPS ingest": the same build, its server reporting to an HTTPS ingest (a self-signed certificate the server
 // trusts through NODE_EXTRA_CA_CERTS; --https-ingest-port and the port after it, default --port + 97 and + 98), as
@@ -40,13 +44,17 @@ import {
   buildBaseline,
   lighthouse,
   load,
+  longTaskLoads,
   option,
+  pageScripts,
   reportingStart,
   rssMb,
   sleep,
   start as nextStart,
   startIngest,
+  warmUp,
 } from './lib.mjs';
+import { causeSummary, longTaskMs, scriptFile, taskLines } from './long-task-causes.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
 import { now } from '../tests/support/ingest.ts';
 
@@ -60,6 +68,7 @@ const jsonOut = option('json', undefined);
 const previous = option('baseline', undefined);
 const soakSeconds = Number(option('soak', 0));
 const lighthouseRuns = Number(option('lighthouse-runs', 5));
+const longTaskLoadCount = Number(option('long-task-loads', 1));
 const port = Number(option('port', 3200));
 const ingestPort = Number(option('ingest-port', port + 99));
 /** The page the browser figures are taken on (Lighthouse, first-load JS, the SDK's start), the same on both sides. */
@@ -117,22 +126,6 @@ async function firstLoadJs(origin, path) {
   for (const src of scripts)
     bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer())).length;
   return bytes / 1024;
-}
-
-/**
- * Every asset the measured page names (scripts, stylesheet, the hero image in each size), fetched once: a server that
- * has just started is not what a phone meets in production, and the image optimiser's first answer is its slowest.
- */
-async function warmUp(origin) {
-  const html = await (await fetch(`${origin}${measuredPage}`)).text();
-  const urls = new Set();
-  for (const [, value] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
-    for (const candidate of value.replaceAll('&amp;', '&').split(',')) {
-      const url = candidate.trim().split(/\s+/)[0];
-      if (url.startsWith('/_next/')) urls.add(url);
-    }
-  }
-  for (const url of urls) await (await fetch(new URL(url, origin))).arrayBuffer();
 }
 
 function median(values) {
@@ -214,26 +207,20 @@ async function lighthouseRun(name, origin) {
 }
 
 /**
- * What each long task's script is: error reporting's chunks name Sentry many times (replay's also rrweb; the loader
- * that starts the SDK too); the rest is the page and the framework. Read from the server while it runs, each script
- * once.
+ * What each long task's script is (bench/long-task-causes.mjs scriptRole: error reporting, replay, the page, the
+ * framework). Read from the server while it runs, each script once.
  */
 const scriptRoles = new Map();
 async function withScriptRoles(origin, tasks) {
+  await pageScripts(
+    origin,
+    tasks.map((task) => task.url),
+    scriptRoles,
+  );
   for (const task of tasks) {
-    const path = task.url.startsWith(origin) ? new URL(task.url).pathname : '';
-    if (path && !scriptRoles.has(path)) {
-      const body = await (await fetch(`${origin}${path}`)).text();
-      const sentry = (body.match(/sentry/gi) ?? []).length;
-      const role = body.includes('rrweb')
-        ? 'error reporting: replay'
-        : sentry >= 5
-          ? 'error reporting'
-          : 'page, framework';
-      scriptRoles.set(path, role);
-    }
-    task.script = path ? path.split('/').pop() : task.url;
-    task.role = path ? scriptRoles.get(path) : '';
+    const script = scriptRoles.get(task.url);
+    task.script = script ? scriptFile(task.url) : task.url;
+    task.role = script?.role ?? '';
   }
   return tasks;
 }
@@ -252,6 +239,26 @@ function printLongTasks() {
     );
     const inOrder = [...median.tasks].sort((a, b) => a.startMs - b.startMs);
     console.table(inOrder.map(({ startMs, ms, script, role }) => ({ 'start ms': startMs, ms, script, role })));
+  }
+}
+
+/** Each build's traced loads (bench/lib.mjs longTaskLoads): their long tasks with causes. */
+const tracedLoads = {};
+
+/** Each build's long tasks from its traced loads, with their causes, then per cause over its loads. */
+function printLongTaskCauses() {
+  console.log(
+    `\nLong tasks at 4× CPU and their causes: a performance trace of ${longTaskLoadCount} load(s) of ${measuredPage} ` +
+      "per build in Chromium as Lighthouse's phone (4× CPU slowdown, its viewport), from navigation start; " +
+      '`npm run bench:long-tasks` takes more loads (docs/performance.md, "Long tasks on a phone").',
+  );
+  for (const [name, loads] of Object.entries(tracedLoads)) {
+    loads.forEach(({ tasks }, i) => {
+      const blocking = tasks.reduce((sum, task) => sum + task.ms - longTaskMs, 0);
+      console.log(`${name}, load ${i + 1}: ${tasks.length} long tasks, ${Math.round(blocking)} ms over 50 ms in all`);
+      for (const task of tasks) console.log(taskLines(task).join('\n'));
+    });
+    console.table(causeSummary(loads.map((load) => load.tasks)));
   }
 }
 
@@ -278,12 +285,27 @@ try {
       console.log(`Lighthouse ${run}/${lighthouseRuns}: ${name}`);
       const { server, origin } = await start(name);
       try {
-        await warmUp(origin);
+        await warmUp(origin, measuredPage);
         await lighthouseRun(name, origin);
       } finally {
         server.kill('SIGTERM');
         await sleep(500);
       }
+    }
+  }
+  // What causes each long task: a performance trace of a load per build at Lighthouse's 4× CPU (bench/long-tasks.mjs).
+  for (const name of longTaskLoadCount > 0 ? ['baseline', 'app'] : []) {
+    console.log(`Long tasks: ${name}, ${longTaskLoadCount} traced load(s) at 4× CPU`);
+    const { server, origin } = await start(name);
+    try {
+      await warmUp(origin, measuredPage);
+      tracedLoads[name] = await longTaskLoads(`${origin}${measuredPage}`, {
+        loads: longTaskLoadCount,
+        reporting: name === 'app',
+      });
+    } finally {
+      server.kill('SIGTERM');
+      await sleep(500);
     }
   }
   for (let round = 1; round <= (lighthouseOnly ? 0 : rounds); round++) {
@@ -390,6 +412,7 @@ if (lighthouseMobileRuns.length > 0) {
   console.table(lighthouseMobileRuns);
   printLongTasks();
 }
+if (longTaskLoadCount > 0) printLongTaskCauses();
 if (soakSeconds > 0) {
   console.log(
     `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +
@@ -413,6 +436,9 @@ if (jsonOut) {
         appHttps,
         soak,
         runs: figures,
+        longTaskCauses: Object.fromEntries(
+          Object.entries(tracedLoads).map(([name, loads]) => [name, causeSummary(loads.map((load) => load.tasks))]),
+        ),
       },
       null,
       2,
