@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
-import { ingestOrigin } from '../support/e2e-env.mts';
+import { compileHint } from '../../packages/foundation/scripts/compile-hints.mjs';
+import { appOrigin, ingestOrigin } from '../support/e2e-env.mts';
 import { type IngestClient, thrownException } from '../support/ingest';
 import {
   browserClientOptions,
@@ -10,6 +11,8 @@ import {
   expect,
   installedIntegrations,
   recordCspViolations,
+  replayChunks,
+  sdkChunks,
   test,
   throwInPage,
   waitForReplay,
@@ -339,6 +342,19 @@ test('replay compresses its recording in a worker served from the app, under the
   expect(workers).toHaveLength(1);
   expect(workers[0]).toMatch(new RegExp(`^${new URL(page.url()).origin}/_next/static/media/worker-bundler\\.`));
   expect(violations).toEqual([]);
+});
+
+test("the SDK's chunks begin with V8's compile hint, the page's own scripts as Next built them", async ({
+  request,
+}) => {
+  const html = await (await request.get('/examples')).text();
+  const firstLoad = [...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map(
+    ([, src]) => new URL(src, appOrigin).pathname,
+  );
+  const hinted = async (path: string) => (await (await request.get(path)).text()).startsWith(compileHint);
+  for (const chunk of [...sdkChunks(), ...replayChunks()]) expect(await hinted(chunk), chunk).toBe(true);
+  expect(firstLoad.length).toBeGreaterThan(0);
+  for (const script of firstLoad) expect(await hinted(script), script).toBe(false);
 });
 
 test('a production build serves no source maps', async ({ page, request }) => {

@@ -1,0 +1,47 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { compileHint, hintSdkChunks } from '../../packages/foundation/scripts/compile-hints.mjs';
+
+const sdk = '(globalThis.TURBOPACK||[]).push([' + '"sentry-trace","sentry.javascript.nextjs",'.repeat(4) + ']);\n';
+
+describe("V8's compile hint goes on the SDK's lazily loaded chunks only", () => {
+  let distDir: string;
+  const chunk = (name: string) => join(distDir, 'static', 'chunks', name);
+  const write = (name: string, text: string) => writeFileSync(chunk(name), text);
+
+  beforeEach(() => {
+    distDir = mkdtempSync(join(tmpdir(), 'compile-hints-'));
+    mkdirSync(join(distDir, 'static', 'chunks'), { recursive: true });
+    writeFileSync(
+      join(distDir, 'build-manifest.json'),
+      JSON.stringify({
+        pages: { '/_app': ['static/chunks/app.js', 'static/chunks/app.css'], '/': ['static/chunks/index.js'] },
+        rootMainFiles: [],
+        polyfillFiles: [],
+        lowPriorityFiles: ['static/build/_buildManifest.js'],
+      }),
+    );
+    // The first-load chunk that holds the loader names Sentry too: it is the page's, and stays as built.
+    write('app.js', sdk);
+    write('index.js', 'page();\n');
+    write('reporter.js', sdk);
+    write('replay.js', sdk + 'rrweb();\n');
+    // A team's own lazily loaded chunk.
+    write('chart.js', 'drawChart();\n');
+  });
+  afterEach(() => rmSync(distDir, { recursive: true, force: true }));
+
+  test('the SDK chunks no page loads begin with the hint, once; the rest is untouched', () => {
+    expect(hintSdkChunks(distDir).sort()).toEqual([chunk('replay.js'), chunk('reporter.js')]);
+    expect(readFileSync(chunk('reporter.js'), 'utf8')).toBe(compileHint + sdk);
+    expect(readFileSync(chunk('replay.js'), 'utf8').startsWith(compileHint)).toBe(true);
+    expect(readFileSync(chunk('app.js'), 'utf8')).toBe(sdk);
+    expect(readFileSync(chunk('index.js'), 'utf8')).toBe('page();\n');
+    expect(readFileSync(chunk('chart.js'), 'utf8')).toBe('drawChart();\n');
+    // A build step run twice changes nothing the second time.
+    expect(hintSdkChunks(distDir)).toEqual([]);
+    expect(readFileSync(chunk('reporter.js'), 'utf8')).toBe(compileHint + sdk);
+  });
+});
