@@ -56,6 +56,12 @@ describe('an error before replay started waits for it', () => {
     expect(started).toBe(0);
   });
 
+  test('a replay that fails to start lets the error go on', async () => {
+    const integration = replayBeforeErrors(() => Promise.reject(new Error('replay failed')));
+    const error: Event = { message: 'early' };
+    expect(await integration.processEvent!(error, {}, withReplay(false))).toEqual(error);
+  });
+
   test('a replay that never starts holds the error only so long', async () => {
     const integration = replayBeforeErrors(() => new Promise(() => {}), 20);
     const error: Event = { message: 'stuck' };

@@ -58,7 +58,9 @@ export function replayBeforeErrors(startReplay: () => Promise<void>, waitMs = re
     processEvent: async (event: Event, hint: EventHint, client) => {
       if (event.type !== undefined || client.getIntegrationByName('Replay')) return event;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([startReplay(), new Promise((resume) => (timer = setTimeout(resume, waitMs)))]);
+      // A replay that fails to start is reported where it is started (loadReplay); the error goes on without one.
+      const started = startReplay().catch(() => undefined);
+      await Promise.race([started, new Promise((resume) => (timer = setTimeout(resume, waitMs)))]);
       clearTimeout(timer);
       const replayProcessor = Sentry.getIsolationScope()
         .getScopeData()
