@@ -349,7 +349,7 @@ test("the SDK's chunks begin with V8's compile hint, the page's own scripts as N
 }) => {
   const html = await (await request.get('/examples')).text();
   const firstLoad = [...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map(
-    ([, src]) => new URL(src, appOrigin).pathname,
+    ([, src = '']) => new URL(src, appOrigin).pathname,
   );
   const hinted = async (path: string) => (await (await request.get(path)).text()).startsWith(compileHint);
   for (const chunk of [...sdkChunks(), ...replayChunks()]) expect(await hinted(chunk), chunk).toBe(true);

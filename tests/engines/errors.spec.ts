@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event, StackFrame } from '@sentry/core';
 import { builtDir } from '../support/e2e-env.mts';
-import { thrownException } from '../support/ingest';
+import { type IngestClient, thrownException } from '../support/ingest';
 import { byText, expect, fromSite, hydrated, replayRecording, test } from './fixtures';
 
 // Issue 30: a render error in each engine reaches the error reporter as it does from Chromium: the client-exception
@@ -37,25 +37,11 @@ function expectParsedFrames(error: ErrorEvent, message: string) {
   expect(codeAt(frames.at(-1)!), described).toContain(message);
 }
 
-test('a render error: the client-exception page, an event with parsed stack frames, and its replay', async ({
-  tab,
-  site,
-  ingest,
-}) => {
-  await tab.goto(`${site.origin}/diagnostics`);
-  await tab.waitFor(hydrated, []);
-  await tab.waitFor(replayRecording, [], { what: 'replay to record', timeoutMs: 15_000 });
-  const ours = fromSite(site);
-  const reported = ingest.waitForError(
-    (e, item) => ours(e, item) && thrownException(e).includes('thrown while rendering in the browser'),
-  );
-  await tab.click(await byText(tab, 'button', 'Throw while rendering'));
-  await tab.waitFor(() => document.title === 'Application error: a client-side exception has occurred', []);
-  const error = await reported;
-  expectParsedFrames(error, 'Diagnostics: an exception thrown while rendering in the browser');
-
-  // The replay the event names arrives, recorded from this page, compressed in the worker, its text masked.
-  // In its replay context, or in the tag the SDK sets on an error of a replay still buffering.
+/**
+ * The replay the event names arrives, recorded from this page, compressed in the worker, its text masked. In its
+ * replay context, or in the tag the SDK sets on an error of a replay still buffering.
+ */
+async function expectMaskedReplayOf(error: ErrorEvent, ingest: IngestClient, ours: ReturnType<typeof fromSite>) {
   const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
   // The replay id is made by the browser's SDK as the page starts recording, and a session sampled from its start sends
@@ -82,6 +68,26 @@ test('a render error: the client-exception page, an event with parsed stack fram
     .join('\n');
   expect(text).toContain('***');
   expect(text).not.toContain('Each button raises an error on purpose');
+}
+
+test('a render error: the client-exception page, an event with parsed stack frames, and its replay', async ({
+  tab,
+  site,
+  ingest,
+}) => {
+  await tab.goto(`${site.origin}/diagnostics`);
+  await tab.waitFor(hydrated, []);
+  await tab.waitFor(replayRecording, [], { what: 'replay to record', timeoutMs: 15_000 });
+  const ours = fromSite(site);
+  const reported = ingest.waitForError(
+    (e, item) => ours(e, item) && thrownException(e).includes('thrown while rendering in the browser'),
+  );
+  await tab.click(await byText(tab, 'button', 'Throw while rendering'));
+  await tab.waitFor(() => document.title === 'Application error: a client-side exception has occurred', []);
+  const error = await reported;
+  expectParsedFrames(error, 'Diagnostics: an exception thrown while rendering in the browser');
+
+  await expectMaskedReplayOf(error, ingest, ours);
   expect(site.requests.filter((r) => r.path.startsWith('/_next/static/media/worker-bundler.'))).toHaveLength(1);
   expect(site.cspViolations).toEqual([]);
 });
@@ -98,4 +104,20 @@ test('an exception in an event handler arrives with this engine’s frames parse
   const error: ErrorEvent = await reported;
   expectParsedFrames(error, 'Diagnostics: an exception thrown in a browser event handler');
   expect(error.exception?.values?.at(-1)?.mechanism?.handled).toBe(false);
+});
+
+test('an exception right after hydration, before the SDK and replay started, arrives with its replay', async ({
+  tab,
+  site,
+  ingest,
+}) => {
+  await tab.goto(`${site.origin}/diagnostics`);
+  await tab.waitFor(hydrated, []);
+  const ours = fromSite(site);
+  const reported = ingest.waitForError(
+    (e, item) => ours(e, item) && thrownException(e) === 'Diagnostics: an exception thrown in a browser event handler',
+  );
+  // No wait for the SDK: the loader holds the error until it has started, and replay starts for it (issue 47).
+  await tab.click(await byText(tab, 'button', 'Throw in the browser'));
+  await expectMaskedReplayOf(await reported, ingest, ours);
 });

@@ -49,8 +49,8 @@ export const replayWaitMs = 10_000;
  * Replay records from its start on, and its buffer is sent only for errors it sees after that. An error raised before
  * replay started (before the SDK loaded, or in its first seconds) therefore starts replay at once and waits for it
  * (`replayWaitMs` at most), then goes through replay's own event processor, which the SDK's pipeline had not yet
- * listed when the error entered it: the error names the replay, and replay sends it (docs/decisions.md, "Replay
- * starts when the page is idle, or at the first error"). Must run after every other processor that can be async.
+ * listed when the error entered it: the error names the replay, and replay sends it. Must run after every other
+ * processor that can be async. Why: docs/decisions.md, "Replay starts when the page is idle, or at the first error".
  */
 export function replayBeforeErrors(startReplay: () => Promise<void>, waitMs = replayWaitMs): Integration {
   return {
