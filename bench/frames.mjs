@@ -13,7 +13,7 @@
 //                                                            # `npm run bench` built the browser's DSN with)
 import { chromium } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
-import { benchApp, option, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
+import { benchApp, option, phonePage, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
 
 const loads = Number(option('loads', 3));
 const dir = option('dir', benchApp);
@@ -49,10 +49,7 @@ const lcps = [];
 const blockings = [];
 try {
   for (let i = 1; i <= loads; i++) {
-    // Lighthouse's phone: its viewport and pixel ratio, so that the hero image is the largest paint, as there.
-    const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+    const page = await phonePage(browser, slowdown);
     await page.addInitScript(() => {
       window.__frames = [];
       new PerformanceObserver((list) => window.__frames.push(...list.getEntries().map((e) => e.toJSON()))).observe({

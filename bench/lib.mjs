@@ -391,6 +391,17 @@ export async function pageScripts(origin, urls, known = new Map()) {
 }
 
 /**
+ * A new page as Lighthouse's phone sees it: its viewport and pixel ratio (so that the hero image is the largest paint,
+ * as there) and the CPU slowed down `slowdown` times through the DevTools protocol.
+ */
+export async function phonePage(browser, slowdown) {
+  const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+  return page;
+}
+
+/**
  * Loads of `url` in Debian's Chromium as a phone (Lighthouse's: its viewport and pixel ratio, the CPU `slowdown`×
  * slower), each under a performance trace from before navigation until `afterLoadMs` after the load event, read into
  * its long tasks and their causes (bench/long-task-causes.mjs). `reporting`: the page loads the SDK; the times
@@ -409,9 +420,7 @@ export async function longTaskLoads(
   const results = [];
   try {
     for (let i = 1; i <= loads; i++) {
-      const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+      const page = await phonePage(browser, slowdown);
       if (reporting) await watchReportingStart(page);
       await browser.startTracing(page, { categories: traceCategories({ compile }) });
       // V8's profiler starts at the next script the page runs: here, on about:blank. Else it starts inside the
