@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { compileHint, hintSdkChunks } from '../../packages/foundation/scripts/compile-hints.mjs';
+import { compileHint, hintSdkChunks, movedDownOneLine } from '../../packages/foundation/scripts/compile-hints.mjs';
 
 const sdk = '(globalThis.TURBOPACK||[]).push([' + '"sentry-trace","sentry.javascript.nextjs",'.repeat(4) + ']);\n';
 
@@ -43,5 +43,22 @@ describe("V8's compile hint goes on the SDK's lazily loaded chunks only", () => 
     // A build step run twice changes nothing the second time.
     expect(hintSdkChunks(distDir)).toEqual([]);
     expect(readFileSync(chunk('reporter.js'), 'utf8')).toBe(compileHint + sdk);
+  });
+
+  test("a chunk's source map moves down the line the hint adds, so that an uploaded map still matches", () => {
+    const map = { version: 3, sources: ['reporter.ts'], names: [], mappings: 'AAAA,CAAC;AACA' };
+    writeFileSync(`${chunk('reporter.js')}.map`, JSON.stringify(map));
+    writeFileSync(`${chunk('app.js')}.map`, JSON.stringify(map));
+    hintSdkChunks(distDir);
+    expect(JSON.parse(readFileSync(`${chunk('reporter.js')}.map`, 'utf8')).mappings).toBe(';AAAA,CAAC;AACA');
+    expect(JSON.parse(readFileSync(`${chunk('app.js')}.map`, 'utf8'))).toEqual(map);
+  });
+
+  test('an index map moves each of its sections down one line', () => {
+    const section = (line: number) => ({ offset: { line, column: 4 }, map: { version: 3, mappings: 'AAAA' } });
+    expect(movedDownOneLine({ version: 3, sections: [section(0), section(7)] })).toEqual({
+      version: 3,
+      sections: [section(1), section(8)],
+    });
   });
 });

@@ -3,8 +3,10 @@
 // replay's start's 339–399 ms (bench:long-tasks --compile). With `//# allFunctionsCalledOnLoad` first in a script,
 // Chromium compiles all of its functions as it streams the script in, off the main thread; other engines ignore the
 // comment. Only the chunks the SDK loads after the page get it: they run nearly every function they hold, while the
-// page's own chunks are Next's and the team's to decide (docs/performance.md, "Compile hints").
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// page's own chunks are Next's and the team's to decide (docs/performance.md, "Compile hints"). It runs as Next's
+// `compiler.runAfterProductionCompile` (nextConfig.ts), before Sentry's own step there uploads the source maps: a map
+// beside a chunk is moved down the line the hint adds, so that uploaded maps still match the served chunks.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const compileHint = '//# allFunctionsCalledOnLoad\n';
@@ -35,13 +37,37 @@ export function lazySdkChunks(distDir) {
     );
 }
 
-/** Puts the compile hint first in each of the build's lazy SDK chunks (once); returns the files it changed. */
+/**
+ * A source map moved one line down: a plain map gains an empty first line (`;` ends a line of `mappings`), an index
+ * map's sections each start a line later.
+ */
+export function movedDownOneLine(map) {
+  if (Array.isArray(map.sections)) {
+    return {
+      ...map,
+      sections: map.sections.map((section) => ({
+        ...section,
+        offset: { ...section.offset, line: section.offset.line + 1 },
+      })),
+    };
+  }
+  return { ...map, mappings: `;${map.mappings}` };
+}
+
+/**
+ * Puts the compile hint first in each of the build's lazy SDK chunks (once), and moves the source map beside each
+ * (when the build made one) down by the line it adds; returns the chunks it changed.
+ */
 export function hintSdkChunks(distDir) {
   const changed = [];
   for (const file of lazySdkChunks(distDir)) {
     const text = readFileSync(file, 'utf8');
     if (text.startsWith(compileHint)) continue;
     writeFileSync(file, compileHint + text);
+    const mapFile = `${file}.map`;
+    if (existsSync(mapFile)) {
+      writeFileSync(mapFile, JSON.stringify(movedDownOneLine(JSON.parse(readFileSync(mapFile, 'utf8')))));
+    }
     changed.push(file);
   }
   return changed;

@@ -1,6 +1,7 @@
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
+import { hintSdkChunks } from '../scripts/compile-hints.mjs';
 import { buildIdPattern, sourceFingerprint } from '../scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './config/security';
@@ -79,7 +80,12 @@ function config(phase: string): NextConfig {
     // Build-time flags of the Sentry SDK (Sentry's bundle-size options, which withSentryConfig sets for webpack only):
     // no debug logging code (it formats a message for every span even when nothing logs), and no replay support for
     // iframes or shadow DOM, which these pages have none of.
-    compiler: { define: sentryBuildFlags },
+    compiler: {
+      define: sentryBuildFlags,
+      // V8's compile hint on the SDK's lazily loaded chunks (scripts/compile-hints.mjs). Sentry's wrapper runs its
+      // source-map upload after this, on the chunks and maps as they then are.
+      runAfterProductionCompile: async ({ distDir }: { distDir: string }) => void hintSdkChunks(distDir),
+    },
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
     ...(phase === PHASE_PRODUCTION_BUILD ? { deploymentId: buildId } : {}),
