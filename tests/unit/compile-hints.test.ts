@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { compileHint, hintSdkChunks, movedDownOneLine } from '../../packages/foundation/scripts/compile-hints.mjs';
+import {
+  compileHint,
+  hintSdkChunks,
+  keepHintFirst,
+  movedDownOneLine,
+} from '../../packages/foundation/scripts/compile-hints.mjs';
 
 const sdk = '(globalThis.TURBOPACK||[]).push([' + '"sentry-trace","sentry.javascript.nextjs",'.repeat(4) + ']);\n';
 
@@ -60,5 +65,19 @@ describe("V8's compile hint goes on the SDK's lazily loaded chunks only", () => 
       version: 3,
       sections: [section(1), section(8)],
     });
+  });
+
+  test("the hint goes back above the debug-id snippet Sentry's upload puts first", () => {
+    hintSdkChunks(distDir);
+    // What Sentry's CLI does to a file when it injects a debug id: its snippet on a new first line, an id at the end.
+    const snippet = ';!function(){try{var e=window;e._sentryDebugIds=e._sentryDebugIds||{}}catch(e){}}();\n';
+    const injected = snippet + readFileSync(chunk('reporter.js'), 'utf8') + '\n//# debugId=0000\n';
+    write('reporter.js', injected);
+    write('app.js', snippet + sdk);
+    expect(keepHintFirst(distDir)).toEqual([chunk('reporter.js')]);
+    expect(readFileSync(chunk('reporter.js'), 'utf8')).toBe(compileHint + snippet + sdk + '\n//# debugId=0000\n');
+    expect(readFileSync(chunk('reporter.js'), 'utf8').split('\n').length).toBe(injected.split('\n').length);
+    expect(readFileSync(chunk('app.js'), 'utf8')).toBe(snippet + sdk);
+    expect(keepHintFirst(distDir)).toEqual([]);
   });
 });

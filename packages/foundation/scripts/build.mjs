@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { keepHintFirst } from './compile-hints.mjs';
 import { requireSupportedNode } from './node-version.mjs';
 import { completeStandalone, preload, standaloneServerDir } from './standalone.mjs';
 
@@ -23,6 +24,8 @@ const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], 
 });
 if (status !== 0) process.exit(status ?? 1);
 
+// Before the static files are copied into the standalone directory.
+keepHintFirst(distDir);
 const standalone = standaloneServerDir(distDir);
 completeStandalone({ distDir, serverDir: standalone, repository: fileURLToPath(new URL('../../..', import.meta.url)) });
 // Last: a build cut short says it was built from nothing, and is made again.

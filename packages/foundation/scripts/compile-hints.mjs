@@ -72,3 +72,22 @@ export function hintSdkChunks(distDir) {
   }
   return changed;
 }
+
+/**
+ * Sentry's CLI, when it injects debug ids for the source-map upload (after the hook above), puts its snippet on a new
+ * first line, above the hint, where V8 no longer reads it. Both lines have no mapping (each moved the map down by
+ * one), so they can trade places: the hint goes back to the top and the maps stay true. Run after `next build`
+ * (scripts/build.mjs); returns the chunks it changed.
+ */
+export function keepHintFirst(distDir) {
+  const changed = [];
+  for (const file of lazySdkChunks(distDir)) {
+    const text = readFileSync(file, 'utf8');
+    const firstLineEnd = text.indexOf('\n') + 1;
+    const firstLine = text.slice(0, firstLineEnd);
+    if (!firstLine.includes('_sentryDebugIds') || !text.startsWith(compileHint, firstLineEnd)) continue;
+    writeFileSync(file, compileHint + firstLine + text.slice(firstLineEnd + compileHint.length));
+    changed.push(file);
+  }
+  return changed;
+}
