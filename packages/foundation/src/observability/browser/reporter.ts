@@ -49,8 +49,9 @@ export const replayWaitMs = 10_000;
  * Replay records from its start on, and its buffer is sent only for errors it sees after that. An error raised before
  * replay started (before the SDK loaded, or in its first seconds) therefore starts replay at once and waits for it
  * (`replayWaitMs` at most), then goes through replay's own event processor, which the SDK's pipeline had not yet
- * listed when the error entered it: the error names the replay, and replay sends it. Must run after every other
- * processor that can be async. Why: docs/decisions.md, "Replay starts when the page is idle, or at the first error".
+ * listed when the error entered it: the error names the replay, and replay sends it. No processor before it may wait
+ * on an error event, so that replay is either listed already or started here.
+ * Why: docs/decisions.md, "Replay starts when the page is idle, or at the first error".
  */
 export function replayBeforeErrors(startReplay: () => Promise<void>, waitMs = replayWaitMs): Integration {
   return {
@@ -98,9 +99,9 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
     const sidecarUrl = typeof env.spotlight === 'string' ? env.spotlight : undefined;
     integrations.push(Sentry.spotlightBrowserIntegration({ sidecarUrl }));
   }
+  integrations.push(replayBeforeErrors(startReplay));
   // Last, so that it sees the URLs every other integration added (BrowserTracing and Breadcrumbs add none to events).
   if (!env.collectPersonalData) integrations.push(urlRedaction);
-  integrations.push(replayBeforeErrors(startReplay));
   const later = new Set<string>(laterIntegrations);
   Sentry.init({
     ...browserOptions(env),
