@@ -1,14 +1,11 @@
 import type { Page, Route } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
-import { type IngestClient, thrownException } from '../support/ingest';
+import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
 import { expect, installedIntegrations, replayChunks, test, throwInPage, waitForReplay } from './fixtures';
 
 // Issue 47: replay starts when the page is idle after the SDK, and an error raised before then starts it at once. At
 // each of four moments an error is thrown, and the error event and its replay arrive at the ingest: replay on error
 // is sampled at 1 (spec §9), so every such error has one.
-
-/** The replay an error event names (replay's own event processor tags it). */
-const replayIdOf = (error: ErrorEvent) => error.tags?.replayId;
 
 /**
  * Waits for the error `message` and for the replay it names, and checks both: the error names a replay, that replay's

@@ -57,28 +57,21 @@ type SentryCarrier = Record<
   { defaultCurrentScope?: { getClient(): { getOptions(): Record<string, unknown> } | undefined } }
 >;
 
-/** A string only the browser SDK's chunks hold: its transport's endpoint on the ingest. */
-const sdkMarker = '/envelope/';
-
-/** The paths of the build's chunks that hold the browser SDK, read from the build the server serves. */
-export function sdkChunks(): Set<string> {
+/** The paths of the build's chunks whose text holds `marker`, read from the build the server serves (at least one). */
+function chunksHolding(marker: string): Set<string> {
   const dir = join(builtDir(), 'static', 'chunks');
   const files = readdirSync(dir).filter(
-    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(sdkMarker),
+    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(marker),
   );
   expect(files.length).toBeGreaterThan(0);
   return new Set(files.map((f) => `/_next/static/chunks/${f}`));
 }
 
-/** The paths of the build's chunks that hold session replay (rrweb's recorder), read from the build the server serves. */
-export function replayChunks(): Set<string> {
-  const dir = join(builtDir(), 'static', 'chunks');
-  const files = readdirSync(dir).filter(
-    (f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes('rrweb'),
-  );
-  expect(files.length).toBeGreaterThan(0);
-  return new Set(files.map((f) => `/_next/static/chunks/${f}`));
-}
+/** The chunks that hold the browser SDK: only they name its transport's endpoint on the ingest. */
+export const sdkChunks = () => chunksHolding('/envelope/');
+
+/** The chunks that hold session replay: rrweb's recorder. */
+export const replayChunks = () => chunksHolding('rrweb');
 
 /**
  * The paths of a route's scripts (requests add the `?dpl=` token: compare paths), from the build manifest Next's router

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
 import { compileHint } from '../../packages/foundation/scripts/compile-hints.mjs';
 import { appOrigin, ingestOrigin } from '../support/e2e-env.mts';
-import { type IngestClient, thrownException } from '../support/ingest';
+import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
 import {
   browserClientOptions,
   gotoWithRequestId,
@@ -285,11 +285,6 @@ test('trace headers go to same-origin requests only', async ({ page }) => {
   expect(sent.get('/__ingest/health')?.['baggage']).toBeUndefined();
   expect(sent.get('/__ingest/health')?.['traceparent']).toBeUndefined();
 });
-
-/** The replay an error event names: in its replay context, or in the tag older SDKs set. */
-function replayIdOf(error: ErrorEvent): unknown {
-  return (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
-}
 
 /** Raises `message` in the page; returns the bodies of the recordings its error's replay sent, as they arrived. */
 async function replayOfError(page: Page, ingest: IngestClient, message: string): Promise<Buffer[]> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event, StackFrame } from '@sentry/core';
 import { builtDir } from '../support/e2e-env.mts';
-import { type IngestClient, thrownException } from '../support/ingest';
+import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
 import { byText, expect, fromSite, hydrated, replayRecording, test } from './fixtures';
 
 // Issue 30: a render error in each engine reaches the error reporter as it does from Chromium: the client-exception
@@ -42,7 +42,7 @@ function expectParsedFrames(error: ErrorEvent, message: string) {
  * replay context, or in the tag the SDK sets on an error of a replay still buffering.
  */
 async function expectMaskedReplayOf(error: ErrorEvent, ingest: IngestClient, ours: ReturnType<typeof fromSite>) {
-  const replayId = (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId;
+  const replayId = replayIdOf(error);
   expect(replayId).toMatch(/^[0-9a-f]{32}$/);
   // The replay id is made by the browser's SDK as the page starts recording, and a session sampled from its start sends
   // its replay before the error names the id: the wait looks back to the test's start.

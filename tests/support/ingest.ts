@@ -96,6 +96,10 @@ export const firstException = (event: Event) => event.exception?.values?.[0]?.va
 /** An error event's last exception value: the error thrown, after its causes. */
 export const thrownException = (event: Event) => event.exception?.values?.at(-1)?.value ?? '';
 
+/** The replay an error event names: in its replay context, or in the tag the SDK sets on an error of a buffering replay. */
+export const replayIdOf = (error: ErrorEvent): string | undefined =>
+  (error.contexts?.replay as { replay_id?: string } | undefined)?.replay_id ?? error.tags?.replayId?.toString();
+
 /**
  * Where a wait starts looking: by default at its creation, before the action it waits for (keyed by what the test
  * chose: an `x-request-id` it sent, a path of its own). `from: 'test start'` is for a wait whose only key is made by
