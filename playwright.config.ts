@@ -40,6 +40,16 @@ export default defineConfig<EngineOptions>({
     },
   },
   projects: [
+    // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
+    // worker runs a file's tests in order, so that each engine starts once per file, not once per test. First: Playwright
+    // hands out work in the order of this list, and these files are the longest pieces of it (up to a minute each);
+    // last, one of them ran alone on one worker while the other idled, for about 50 s of every run.
+    ...(['firefox', 'webkit'] as const).map((engine) => ({
+      name: engine,
+      testDir: './tests/engines',
+      fullyParallel: false,
+      use: { engine },
+    })),
     // development.spec.ts runs `next dev` with servers of its own: playwright.development.config.ts.
     // The reference app (apps/reference), which proves the specification.
     { name: 'app', testIgnore: [/ingest-faults|server-log|development\.spec/, guideSpecs] },
@@ -48,14 +58,6 @@ export default defineConfig<EngineOptions>({
     { name: 'guide tests', testDir: './apps/guide/tests', use: { baseURL: guideOrigin } },
     // The team's app (apps/web): its own tests. Every page of it is swept by tests/e2e/sweep.spec.ts, with no test.
     { name: 'web tests', testDir: './apps/web/tests', use: { baseURL: webOrigin } },
-    // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
-    // worker runs a file's tests in order, so that each engine starts once per file, not once per test.
-    ...(['firefox', 'webkit'] as const).map((engine) => ({
-      name: engine,
-      testDir: './tests/engines',
-      fullyParallel: false,
-      use: { engine },
-    })),
     // Switches the shared ingest into failure modes, so it runs alone, after everything else.
     {
       name: 'ingest faults',
