@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { errorPageDescription } from '../../packages/foundation/src/config/site';
 import { axeRuleTags, axeRulesSkippedOn } from '../support/sweep';
-import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
+import { axeOn, expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the reference pages' index, in the light and the dark
@@ -16,16 +15,13 @@ import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './f
 
 /**
  * axe's violations on the page as it is now, in both colour schemes, one line each (rule, impact, elements).
- * AxeBuilder injects axe with `page.evaluate`, which the Content-Security-Policy does not govern: no relaxing needed.
+ * axe is injected with `page.evaluate`, which the Content-Security-Policy does not govern: no relaxing needed.
  */
 async function axeViolations(page: Page, path: string): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(axeRuleTags)
-      .disableRules(axeRulesSkippedOn(path))
-      .analyze();
+    const { violations } = await axeOn(page).withTags(axeRuleTags).disableRules(axeRulesSkippedOn(path)).analyze();
     for (const v of violations) {
       found.push(`${colorScheme}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from '@playwright/test';
 import { ingestOrigin } from '../support/e2e-env.mts';
 import {
@@ -18,7 +17,7 @@ import {
   transactionWithinMs,
   type SweptPage,
 } from '../support/sweep';
-import { recordCspViolations, test } from './fixtures';
+import { axeOn, recordCspViolations, test } from './fixtures';
 
 // Issue 35: every page of the build, found in its manifests (tests/support/sweep.ts), loaded once in Chromium and held
 // to the foundation's promises: no 5xx, no axe violation in either colour scheme, no CSP violation, no console error,
@@ -38,9 +37,9 @@ async function firstStatus(response: Response | null): Promise<number | undefine
 async function axeInBothSchemes(page: Page, swept: SweptPage) {
   const skipped = Object.keys(swept.axeRulesSkipped);
   await page.emulateMedia({ colorScheme: 'light' });
-  const light = await new AxeBuilder({ page }).withTags(axeRuleTags).disableRules(skipped).analyze();
+  const light = await axeOn(page).withTags(axeRuleTags).disableRules(skipped).analyze();
   await page.emulateMedia({ colorScheme: 'dark' });
-  const dark = await new AxeBuilder({ page }).withRules(axeColourRules).disableRules(skipped).analyze();
+  const dark = await axeOn(page).withRules(axeColourRules).disableRules(skipped).analyze();
   return axeProblem([
     { scheme: 'light', violations: light.violations },
     { scheme: 'dark', rules: axeColourRules, violations: dark.violations },
