@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../packages/foundation/src/config/envChecks.mts';
-import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
+import { buildSettings, parseSettings } from '../../packages/foundation/src/config/settings.mts';
 import { forwardedLogLevels } from '../../packages/foundation/src/observability/server/logForwarding';
 
 // Every setting the server reads, parsed once (packages/foundation/src/config/settings.mts): by the preload and by the
@@ -94,5 +94,14 @@ describe('parseSettings', () => {
       expect(() => parseSettings(env), JSON.stringify(env)).toThrow(message);
     }
     expect(() => parseSettings({ REVALIDATE_SECRET: 'hunter2' })).not.toThrow(/hunter2/);
+  });
+});
+
+describe('buildSettings', () => {
+  it('checks types at build unless BUILD_SKIP_TYPE_CHECK is 1, and names a wrong value', () => {
+    expect(buildSettings({}).skipTypeCheck).toBe(false);
+    expect(buildSettings({ BUILD_SKIP_TYPE_CHECK: '0' }).skipTypeCheck).toBe(false);
+    expect(buildSettings({ BUILD_SKIP_TYPE_CHECK: '1' }).skipTypeCheck).toBe(true);
+    expect(() => buildSettings({ BUILD_SKIP_TYPE_CHECK: 'yes' })).toThrow(/^BUILD_SKIP_TYPE_CHECK must be 1 or 0/);
   });
 });

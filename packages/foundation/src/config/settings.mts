@@ -242,6 +242,11 @@ export interface BuildSettings {
   /** SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN: all three set, the build uploads its source maps. */
   sentry: { org: string | undefined; project: string | undefined; authToken: string | undefined };
   uploadSourceMaps: boolean;
+  /**
+   * BUILD_SKIP_TYPE_CHECK: `next build` leaves out its type check, for a pipeline that ran it already (`npm test`
+   * checks every app with tsc before it builds them).
+   */
+  skipTypeCheck: boolean;
 }
 
 export function buildSettings(env: Env = process.env): BuildSettings {
@@ -252,6 +257,7 @@ export function buildSettings(env: Env = process.env): BuildSettings {
     release: env.SENTRY_RELEASE?.trim() || undefined,
     sentry,
     uploadSourceMaps: Boolean(sentry.org && sentry.project && sentry.authToken),
+    skipTypeCheck: flag('BUILD_SKIP_TYPE_CHECK', env.BUILD_SKIP_TYPE_CHECK),
   };
 }
 
