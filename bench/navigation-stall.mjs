@@ -25,6 +25,17 @@ const port = Number(option('port', '3310'));
 const ingestPort = Number(option('ingest-port', '3311'));
 /** A click whose full navigation has not started after this long is stuck (Next has no later time-out). */
 const stuckAfterMs = 10_000;
+/** Longest one run may take, all its waits together: past it the run counts as failed on the way, never hangs. */
+const runDeadlineMs = 60_000;
+
+/** `promise`, or an error saying what did not happen within `ms`. */
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 const ingest = startIngest(ingestPort);
 const server = killedOnExit(
@@ -57,8 +68,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
 /** The chunks held back: the SDK's core (its transport's endpoint), or replay's (the recorder it is built on). */
 const heldMarker = { held: '/envelope/', 'no-replay': 'rrweb' }[sdk];
 
-async function once() {
-  const context = await browser.newContext({ viewport: { width: 800, height: 200 } });
+async function once(context) {
   const page = await context.newPage();
   await page.goto(`${origin}/examples/announcer/titled`);
   const files = await page.evaluate(() => self.__BUILD_MANIFEST['/examples/new']);
@@ -106,16 +116,14 @@ async function once() {
   await cdp.send('Network.setBlockedURLs', { urls: [...scripts].map((path) => `*${path}*`) });
   const link = page.getByRole('link', { name: /^A static route that beats/ });
   await link.scrollIntoViewIfNeeded();
-  await failed;
+  // Without a time-out: a prefetch made before the blocking never fails, and the run would wait for ever.
+  await within(failed, stuckAfterMs, 'the blocked prefetch');
   await cdp.send('Network.setBlockedURLs', { urls: [] });
   if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
   const clicked = Date.now();
   await link.click();
   while (!left && Date.now() - clicked < stuckAfterMs) await sleep(50);
-  if (left) {
-    await context.close();
-    return { ms: left - clicked };
-  }
+  if (left) return { ms: left - clicked };
   // Stuck: does an idle callback run now (within 2 s)? Then one animation frame: does Next's time-out start?
   const idle = await page.evaluate(
     () =>
@@ -127,7 +135,6 @@ async function once() {
   const framed = Date.now();
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
   while (!left && Date.now() - framed < stuckAfterMs) await sleep(50);
-  await context.close();
   return { idle, afterFrameMs: left ? left - framed : undefined };
 }
 
@@ -136,7 +143,10 @@ const stuck = [];
 const errors = [];
 for (let i = 0; i < runs; i++) {
   // A run that fails on the way (a page that timed out under load) is counted apart, not as stuck.
-  const run = await once().catch((error) => ({ error }));
+  const context = await browser.newContext({ viewport: { width: 800, height: 200 } });
+  const run = await within(once(context), runDeadlineMs, 'the run')
+    .catch((error) => ({ error }))
+    .finally(() => context.close());
   if (run.error) {
     errors.push(run.error.message.split('\n')[0]);
     process.stdout.write('E');
