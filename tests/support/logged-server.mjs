@@ -4,14 +4,30 @@
 // a test fails. Should the server stop on its own (a start-up failure), what it printed goes to stderr, where
 // Playwright shows it.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { resolve } from 'node:path';
-import { apps, serverLogFileOf } from './e2e-env.mts';
+import { fingerprintFile, sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
+import { apps, builtDir, e2eDistDir, serverLogFileOf } from './e2e-env.mts';
 
 // Which app: `node tests/support/logged-server.mjs apps/guide`; the reference app by default.
 const app = process.argv[2] ?? apps.reference;
 if (!Object.values(apps).includes(app)) throw new Error(`logged-server: no app ${app}; one of ${Object.values(apps)}`);
+
+// Only scripts/e2e.mjs builds what the tests serve, with the tests' settings (the browser's DSN among them). Run by
+// Playwright alone after an edit, `npm start` would build it again with the server's settings instead, and the browser
+// would report nothing: a stale build stops here, saying what to run.
+const build = builtDir(e2eDistDir, app);
+const sources = sourceFingerprint(app);
+const builtFrom = existsSync(fingerprintFile(build)) ? readFileSync(fingerprintFile(build), 'utf8').trim() : undefined;
+if (sources && builtFrom !== sources) {
+  process.stderr.write(
+    `The tests' build of ${app} (${build}) ${builtFrom ? 'is older than its sources' : 'is missing'}: ` +
+      "run the tests with `npm run test:e2e -- <Playwright's arguments>`, which builds it with the tests' settings " +
+      '(`npx playwright test` alone does not).\n',
+  );
+  process.exit(1);
+}
 const serverLogFile = serverLogFileOf(app);
 mkdirSync(dirname(serverLogFile), { recursive: true });
 const log = createWriteStream(serverLogFile);
