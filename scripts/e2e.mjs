@@ -16,7 +16,7 @@ import { requireSupportedNode } from '../packages/foundation/scripts/node-versio
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, servicesFile, settingsFileOf } = await import('../tests/support/e2e-env.mts');
-const { fingerprintFile, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
@@ -60,7 +60,7 @@ try {
     const recorded = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
     const label = `${app} (${env.NEXT_DIST_DIR})`;
     const stale =
-      recorded(fingerprintFile(join(app, env.NEXT_DIST_DIR))) !== sourceFingerprint(app) ||
+      recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== sourceFingerprint(app) ||
       recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings);
     if (!stale) {
       console.log(`build ${label}: up to date`);

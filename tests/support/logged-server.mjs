@@ -4,10 +4,10 @@
 // a test fails. Should the server stop on its own (a start-up failure), what it printed goes to stderr, where
 // Playwright shows it.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { resolve } from 'node:path';
-import { fingerprintFile, sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
+import { recordedFingerprint, sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
 import { apps, builtDir, e2eDistDir, serverLogFileOf } from './e2e-env.mts';
 
 // Which app: `node tests/support/logged-server.mjs apps/guide`; the reference app by default.
@@ -19,7 +19,7 @@ if (!Object.values(apps).includes(app)) throw new Error(`logged-server: no app $
 // would report nothing: a stale build stops here, saying what to run.
 const build = builtDir(e2eDistDir, app);
 const sources = sourceFingerprint(app);
-const builtFrom = existsSync(fingerprintFile(build)) ? readFileSync(fingerprintFile(build), 'utf8').trim() : undefined;
+const builtFrom = recordedFingerprint(build);
 if (sources && builtFrom !== sources) {
   process.stderr.write(
     `The tests' build of ${app} (${build}) ${builtFrom ? 'is older than its sources' : 'is missing'}: ` +

@@ -79,6 +79,15 @@ export function sourceFingerprint(cwd = process.cwd()): string | undefined {
 /** The file beside a build that records the fingerprint of the sources it was built from. */
 export const fingerprintFile = (distDir: string) => `${distDir}/source-fingerprint`;
 
+/** The fingerprint recorded beside a build (packages/foundation/scripts/build.mjs), or undefined if it has none. */
+export function recordedFingerprint(distDir: string): string | undefined {
+  try {
+    return readFileSync(fingerprintFile(distDir), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 export type StartDecision = { action: 'serve' } | { action: 'build'; reason: string };
 
 /**

@@ -11,7 +11,7 @@ import { preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
-const { fingerprintFile, sourceFingerprint, startDecision } = await import('./build-identity.mts');
+const { recordedFingerprint, sourceFingerprint, startDecision } = await import('./build-identity.mts');
 
 const { distDirOf } = await import('../src/config/settings.mts');
 const distDir = distDirOf();
@@ -33,21 +33,12 @@ function builtAppDir() {
   }
 }
 
-/** The fingerprint packages/foundation/scripts/build.mjs recorded beside the build, or undefined. */
-function builtFrom() {
-  try {
-    return readFileSync(fingerprintFile(distDir), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
 // A build of other sources is never served: after an edit, `npm start` builds again
 // (packages/foundation/scripts/build-identity.mts).
 const decision = startDecision({
   built: existsSync(`${serverDir()}/server.js`),
   builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
-  builtFrom: builtFrom(),
+  builtFrom: recordedFingerprint(distDir),
   tree: sourceFingerprint(),
 });
 if (decision.action === 'build') {
