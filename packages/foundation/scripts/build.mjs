@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run build`: Next's production build, then a standalone directory that runs on its own:
 // <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
 import './app-folder.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 // V8's compile hint for the browser SDK's chunks. The SDK's start on a phone was mostly V8 compiling each function of
 // the SDK on its first call, on the main thread: 107–115 ms of init's 163–167 ms task at 4× CPU, 152–187 ms of
 // replay's start's 339–399 ms (bench:long-tasks --compile). With `//# allFunctionsCalledOnLoad` first in a script,
@@ -11,14 +12,22 @@ import { join } from 'node:path';
 
 export const compileHint = '//# allFunctionsCalledOnLoad\n';
 
+/**
+ * A source map as far as moving it matters: a plain map's `mappings`, or an index map's `sections`.
+ * @typedef {{ mappings?: string, sections?: { offset: { line: number, column: number } }[] }} SourceMap
+ */
+
 /** A chunk holds the browser SDK when it names Sentry this often (the SDK's and replay's chunks name it hundreds of times). */
 const sdkMentions = 5;
 
 /**
  * Every script of `<distDir>/static/chunks` that no page loads with it (Next's build-manifest.json) and that holds the
  * SDK: the chunks the loader fetches after the page (reporter.ts, replay.ts and what they share).
+ * @param {string} distDir
+ * @returns {string[]}
  */
 export function lazySdkChunks(distDir) {
+  /** @type {{ pages?: Record<string, string[]>, rootMainFiles?: string[], polyfillFiles?: string[], lowPriorityFiles?: string[] }} */
   const manifest = JSON.parse(readFileSync(join(distDir, 'build-manifest.json'), 'utf8'));
   const withPages = new Set(
     [
@@ -40,6 +49,9 @@ export function lazySdkChunks(distDir) {
 /**
  * A source map moved one line down: a plain map gains an empty first line (`;` ends a line of `mappings`), an index
  * map's sections each start a line later.
+ * @template {SourceMap} Map
+ * @param {Map} map
+ * @returns {Map}
  */
 export function movedDownOneLine(map) {
   if (Array.isArray(map.sections)) {
@@ -57,8 +69,10 @@ export function movedDownOneLine(map) {
 /**
  * Puts the compile hint first in each of the build's lazy SDK chunks (once), and moves the source map beside each
  * (when the build made one) down by the line it adds; returns the chunks it changed.
+ * @param {string} distDir
  */
 export function hintSdkChunks(distDir) {
+  /** @type {string[]} */
   const changed = [];
   for (const file of lazySdkChunks(distDir)) {
     const text = readFileSync(file, 'utf8');
@@ -78,8 +92,10 @@ export function hintSdkChunks(distDir) {
  * first line, above the hint, where V8 no longer reads it. Both lines have no mapping (each moved the map down by
  * one), so they can trade places: the hint goes back to the top and the maps stay true. Run after `next build`
  * (scripts/build.mjs); returns the chunks it changed.
+ * @param {string} distDir
  */
 export function keepHintFirst(distDir) {
+  /** @type {string[]} */
   const changed = [];
   for (const file of lazySdkChunks(distDir)) {
     const text = readFileSync(file, 'utf8');

@@ -1,3 +1,4 @@
+// @ts-check
 // What a standalone directory needs beside Next's output to run on its own. Next leaves the public files and static
 // assets out on purpose (a CDN may serve them); this app serves them itself, through the server preload.
 import { cpSync, readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ export const preloadFiles = [
 /**
  * Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`, and the repository
  * in `repository` (the tests build a copy of the app, without the package).
+ * @param {{ appDir?: string, distDir: string, serverDir: string, repository: string }} folders
  */
 export function completeStandalone({ appDir = '.', distDir, serverDir, repository }) {
   cpSync(join(appDir, 'public'), join(serverDir, 'public'), { recursive: true });
@@ -42,8 +44,11 @@ export function completeStandalone({ appDir = '.', distDir, serverDir, repositor
 /**
  * Where server.js lands in the standalone directory of the build in `distDir`: at the app's path below the root Next
  * traced files from (the repository's, where the lockfile is): `apps/web` for apps/web's build.
+ * @param {string} distDir
+ * @returns {string}
  */
 export function standaloneServerDir(distDir) {
+  /** @type {{ appDir: string, config: { outputFileTracingRoot: string } }} */
   const { appDir, config } = JSON.parse(readFileSync(join(distDir, 'required-server-files.json'), 'utf8'));
   return join(distDir, 'standalone', relative(config.outputFileTracingRoot, appDir));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: serve the production build (the standalone server), building it first when there is none or when the
 // sources changed since it was built.
 // PORT (default 3000) and HOSTNAME (default: every interface) choose where it listens.
@@ -53,5 +54,5 @@ const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
   stdio: 'inherit',
 });
 // The server decides when to exit: pass the signal on and wait for it.
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT'])) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
