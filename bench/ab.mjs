@@ -35,7 +35,11 @@ if (!commit) {
 const rounds = Number(option('rounds', 6));
 const seconds = Number(option('seconds', 8));
 const connections = Number(option('connections', 10));
-const redisModes = { both: [false, true], off: [false], on: [true] }[option('redis', 'both')];
+const redisModes = /** @type {Record<string, boolean[] | undefined>} */ ({
+  both: [false, true],
+  off: [false],
+  on: [true],
+})[option('redis', 'both')];
 if (!redisModes) throw new Error('--redis takes both, off or on');
 const routes = [
   { kind: 'static', path: '/examples/new' },
@@ -45,7 +49,7 @@ const routes = [
 ];
 const dist = '.next-ab';
 
-const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+const git = (/** @type {string[]} */ ...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 const sha = git('rev-parse', '--verify', `${commit}^{commit}`);
 const earlier = join(tmpdir(), `web-foundation-ab-${sha.slice(0, 12)}`);
 
@@ -72,6 +76,8 @@ const ingest = startIngest(ingestPort);
  * - Before them, the tests' app (tests/support/test-app.mjs: its buildTestApp() composed in `.bench-app/ab`, or the
  *   script alone in the commits before that export), whose build it moved to the tree's root, the server at the top.
  * - Before the reference pages moved from src/ to the tests, as `npm run build` did (scripts/build.mjs).
+ * @param {string} dir
+ * @returns {{ cwd: string, command: [string, ...string[]], build: string, server: string }}
  */
 function layoutOf(dir) {
   if (existsSync(join(dir, apps.reference, 'package.json'))) {
@@ -96,6 +102,9 @@ function layoutOf(dir) {
 /**
  * One build of a tree: its standalone server directory. The build id names the tree, so that A and B differ. A
  * commit's build is kept in its worktree and reused (`reuse`); the working tree is built every time.
+ * @param {string} dir
+ * @param {string} buildId
+ * @param {{ reuse?: boolean }} [options]
  */
 function built(dir, buildId, { reuse = false } = {}) {
   const { cwd, command, build, server } = layoutOf(dir);
@@ -142,21 +151,32 @@ const builds = [
 const serverCore = dedicateServerCore(ingest.pid);
 const redis = redisModes.includes(true) ? await startRedis() : undefined;
 
-const median = (values) => {
+const median = (/** @type {number[]} */ values) => {
   const sorted = [...values].sort((a, b) => a - b);
+  const at = (/** @type {number} */ i) => sorted[i] ?? NaN;
   const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 ? at(Math.floor(middle)) : (at(middle - 1) + at(middle)) / 2;
 };
+
+/**
+ * A build's server under load, named as the table names it.
+ * @typedef {{ name: string } & Awaited<ReturnType<typeof startStandalone>>} Server
+ * @typedef {{ rps: number, cpu: number, kb: number }} Round One build's figures in one round, per request.
+ */
 
 /**
  * One round of a route: A and B under the same load at the same time, on the same core, so that whatever else slows
  * the machine slows both alike. Each build's CPU time (/proc) and heap allocations (allocation-probe.mjs) per request.
  * `first` starts its load a moment before the other's: the rounds alternate it.
+ * @param {Server[]} servers
+ * @param {string} path
+ * @param {number} first
+ * @returns {Promise<Round[]>}
  */
 async function together(servers, path, first) {
   const order = first === 0 ? servers : [...servers].reverse();
   const before = await Promise.all(
-    servers.map(async (s) => ({ cpu: cpuMs(s.server.pid), heap: await s.allocatedBytes() })),
+    servers.map(async (s) => ({ cpu: cpuMs(s.server.pid), heap: await allocatedBytes(s) })),
   );
   const loads = await Promise.all(
     order.map((s) => autocannon({ url: `${s.origin}${path}`, connections, duration: seconds })),
@@ -165,21 +185,31 @@ async function together(servers, path, first) {
   return Promise.all(
     servers.map(async (s, i) => {
       const result = results[i];
+      const start = before[i];
+      if (!result || !start) throw new Error(`${s.name}: no load figures on ${path}`);
       const requests = result.requests.total;
       if (result.errors + result.timeouts + result.non2xx) throw new Error(`${s.name}: errors on ${path}`);
       return {
         rps: result.requests.average,
-        cpu: (cpuMs(s.server.pid) - before[i].cpu) / requests,
-        kb: ((await s.allocatedBytes()) - before[i].heap) / 1024 / requests,
+        cpu: (cpuMs(s.server.pid) - start.cpu) / requests,
+        kb: ((await allocatedBytes(s)) - start.heap) / 1024 / requests,
       };
     }),
   );
 }
 
+/** The heap bytes a server started with `allocations` has allocated so far. */
+function allocatedBytes(/** @type {Server} */ server) {
+  if (!server.allocatedBytes) throw new Error(`${server.name} was started without allocations`);
+  return server.allocatedBytes();
+}
+
+/** @type {Record<string, string>[]} */
 const rows = [];
 try {
   for (const withRedis of redisModes) {
-    if (withRedis) await redis.command('FLUSHALL');
+    if (withRedis) await redis?.command('FLUSHALL');
+    /** @type {Server[]} */
     const servers = [];
     for (const build of builds) {
       const port = await freePort();
@@ -187,7 +217,7 @@ try {
         ...startEnv,
         NEXT_DIST_DIR: dist,
         SENTRY_DSN: ingest.dsn,
-        ...(withRedis ? { REDIS_URL: redis.url } : {}),
+        ...(withRedis && redis ? { REDIS_URL: redis.url } : {}),
       };
       const options = { cpu: serverCore, allocations: true };
       servers.push({ ...build, ...(await startStandalone(build.dir, port, env, options)) });
@@ -196,13 +226,18 @@ try {
       for (const { kind, path } of routes) {
         // Warm-up: lazy route modules, the JIT, the first render of a cached page.
         await Promise.all(servers.map((s) => autocannon({ url: `${s.origin}${path}`, connections, duration: 2 })));
+        /** @type {[Round, Round][]} */
         const perRound = [];
-        for (let round = 0; round < rounds; round++) perRound.push(await together(servers, path, round % 2));
-        const ratio = (key) => perRound.map(([a, b]) => b[key] / a[key]);
-        const [a, b] = [0, 1].map((i) => ({
+        for (let round = 0; round < rounds; round++) {
+          const [a, b] = await together(servers, path, round % 2);
+          if (a && b) perRound.push([a, b]);
+        }
+        const ratio = (/** @type {keyof Round} */ key) => perRound.map(([a, b]) => b[key] / a[key]);
+        const [a, b] = /** @type {const} */ ([0, 1]).map((i) => ({
           cpu: median(perRound.map((r) => r[i].cpu)),
           kb: median(perRound.map((r) => r[i].kb)),
         }));
+        if (!a || !b) continue;
         const cpuRatios = ratio('cpu');
         rows.push({
           route: `${kind} ${path}`,

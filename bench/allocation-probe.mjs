@@ -5,5 +5,5 @@
 import { getHeapStatistics } from 'node:v8';
 
 process.on('message', (message) => {
-  if (message === 'allocated') process.send({ allocatedBytes: getHeapStatistics().total_allocated_bytes });
+  if (message === 'allocated') process.send?.({ allocatedBytes: getHeapStatistics().total_allocated_bytes });
 });

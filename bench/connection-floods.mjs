@@ -32,12 +32,13 @@ const foundationSource = 'packages/foundation/src';
 const host = '127.0.0.1';
 /** Connections this machine's kernel dropped because a listen queue was full (TcpExt ListenOverflows). */
 function listenOverflows() {
-  const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+  const [names = '', values = ''] = readFileSync('/proc/net/netstat', 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('TcpExt:'));
   return Number(values.split(' ')[names.split(' ').indexOf('ListenOverflows')]);
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
@@ -52,7 +53,15 @@ if (preload) {
   const moved = inPackage ? [] : ['--transform', `s,^src/,${foundationSource}/,`];
   execFileSync('tar', ['-x', '-C', copy.dir, ...moved], { input: files });
 }
-/** Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable. */
+/**
+ * Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable.
+ * @param {(instance: {
+ *   app: import('../tests/support/cluster.ts').Instance,
+ *   environment: string,
+ *   usage: () => string,
+ *   health: () => Promise<string>,
+ * }) => Promise<void>} flood
+ */
 async function onInstance(flood) {
   const environment = `connection-floods-${Date.now()}`;
   const app = await startInstance(undefined, copy.dir, { SENTRY_ENVIRONMENT: environment });
@@ -118,6 +127,7 @@ try {
     }
     await sleep(5000);
     const items = (await ingest.items(undefined, before)).filter((item) => JSON.stringify(item).includes(environment));
+    /** @type {Record<string, number>} */
     const sent = {};
     for (const item of items) sent[item.type] = (sent[item.type] ?? 0) + 1;
     console.log(

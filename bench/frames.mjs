@@ -33,41 +33,61 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
  * Whether a script belongs to error reporting: the chunks of the SDK, replay and the loader that starts them name
  * Sentry many times; the framework's chunks at most in passing. A frame is the SDK's when its longest script is.
  */
+/** @type {Map<string, boolean>} */
 const sdkScripts = new Map();
+/** @param {string} url */
 async function isSdkScript(url) {
   if (!url.startsWith(origin)) return false;
   if (!sdkScripts.has(url)) {
     const body = await (await fetch(url)).text();
     sdkScripts.set(url, (body.match(/sentry/gi) ?? []).length >= 5);
   }
-  return sdkScripts.get(url);
+  return sdkScripts.get(url) ?? false;
 }
+
+/**
+ * A long animation frame as its entry's toJSON() gives it, and what the page keeps of them.
+ * @typedef {{
+ *   startTime: number,
+ *   duration: number,
+ *   scripts: { invoker: string, sourceFunctionName: string, sourceURL: string, duration: number }[],
+ * }} LongFrame
+ * @typedef {Window & { __frames?: LongFrame[], __lcp?: number }} FramesWindow
+ */
 let sdkLongest = 0;
 let sdkOver50 = 0;
+/** @type {import('./lib.mjs').ReportingStartTimes[]} */
 const starts = [];
+/** @type {number[]} */
 const lcps = [];
+/** @type {number[]} */
 const blockings = [];
 try {
   for (let i = 1; i <= loads; i++) {
     const page = await phonePage(browser, slowdown);
     await page.addInitScript(() => {
-      window.__frames = [];
-      new PerformanceObserver((list) => window.__frames.push(...list.getEntries().map((e) => e.toJSON()))).observe({
+      const watched = /** @type {FramesWindow} */ (window);
+      /** @type {LongFrame[]} */
+      const frames = [];
+      watched.__frames = frames;
+      new PerformanceObserver((list) => frames.push(...list.getEntries().map((e) => e.toJSON()))).observe({
         type: 'long-animation-frame',
         buffered: true,
       });
-      window.__lcp = 0;
-      new PerformanceObserver((list) => (window.__lcp = list.getEntries().at(-1).startTime)).observe({
-        type: 'largest-contentful-paint',
-        buffered: true,
-      });
+      watched.__lcp = 0;
+      new PerformanceObserver((list) => (watched.__lcp = list.getEntries().at(-1)?.startTime ?? watched.__lcp)).observe(
+        {
+          type: 'largest-contentful-paint',
+          buffered: true,
+        },
+      );
     });
     if (reporting) await watchReportingStart(page);
     await page.goto(`${origin}/examples`);
     // Past the SDK's start, replay's start and the page-load transaction's end (1 s idle), slowed down.
     await page.waitForTimeout(8000);
-    const frames = await page.evaluate(() => window.__frames);
-    const lcpMs = await page.evaluate(() => window.__lcp);
+    const frames = await page.evaluate(() => /** @type {FramesWindow} */ (window).__frames ?? []);
+    const lcpMs = await page.evaluate(() => /** @type {FramesWindow} */ (window).__lcp ?? NaN);
     const started = reporting ? await reportingStartTimes(page) : undefined;
     if (started) starts.push(started);
     lcps.push(lcpMs);
@@ -77,8 +97,8 @@ try {
       `load ${i}: ${frames.length} long frames, ${Math.round(blocking)} ms over 50 ms in all, largest paint at ` +
         `${Math.round(lcpMs)} ms` +
         (started
-          ? `; load event at ${Math.round(started.loadMs)} ms, SDK started at ${Math.round(started.sdkMs)} ms, ` +
-            `replay recording from ${Math.round(started.replayMs)} ms`
+          ? `; load event at ${Math.round(started.loadMs ?? NaN)} ms, SDK started at ${Math.round(started.sdkMs ?? NaN)} ms, ` +
+            `replay recording from ${Math.round(started.replayMs ?? NaN)} ms`
           : ''),
     );
     for (const frame of frames) {
@@ -101,7 +121,11 @@ try {
     `\nError reporting's frames over 50 ms at ${slowdown}× slowdown: ${sdkOver50} in ${loads} loads` +
       (sdkOver50 ? `, the longest ${Math.round(sdkLongest)} ms` : ''),
   );
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  /** The median of the values taken (a run may not have seen the SDK start). */
+  const median = (/** @type {(number | undefined)[]} */ values) => {
+    const taken = values.flatMap((value) => (value === undefined ? [] : [value])).sort((a, b) => a - b);
+    return taken[Math.floor(taken.length / 2)] ?? NaN;
+  };
   console.log(
     `Medians at ${slowdown}×: ${Math.round(median(blockings))} ms of long frames over 50 ms, largest paint at ` +
       `${Math.round(median(lcps))} ms` +

@@ -10,6 +10,8 @@ import { selfSigned } from '../tests/support/front.ts';
  * certificate made now (tests/support/front.ts). Besides startIngest's: `httpsDsn`; `serverEnv`, what a server sending
  * to it needs (that DSN, and NODE_EXTRA_CA_CERTS to trust the certificate); `tlsConnections()`, how many TLS
  * connections it has accepted so far.
+ * @param {number} port
+ * @param {number} tlsPort
  */
 export function startHttpsIngest(port, tlsPort) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-tls-'));
@@ -27,7 +29,8 @@ export function startHttpsIngest(port, tlsPort) {
   return Object.assign(ingest, {
     httpsDsn,
     serverEnv: { SENTRY_DSN: httpsDsn, NODE_EXTRA_CA_CERTS: certFile },
-    tlsConnections: async () => (await (await fetch(`http://127.0.0.1:${port}/__ingest/health`)).json()).tlsConnections,
+    tlsConnections: async () =>
+      /** @type {number} */ ((await (await fetch(`http://127.0.0.1:${port}/__ingest/health`)).json()).tlsConnections),
     stop: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });

@@ -42,6 +42,11 @@ const plain = startIngest(port + 49);
 const httpsOff = startHttpsIngest(port + 48, port + 46);
 const httpsOn = startHttpsIngest(port + 47, port + 45);
 const preload = fileURLToPath(new URL('keep-alive-preload.mjs', import.meta.url));
+/**
+ * The servers compared, each with the ingest it sends to (an HTTPS one counts the TLS connections it accepted).
+ * @typedef {ReturnType<typeof startIngest> & { tlsConnections?: () => Promise<number> }} Ingest
+ * @type {{ name: string, ingest: Ingest, env: Record<string, string> }[]}
+ */
 const variants = [
   { name: 'HTTP ingest', ingest: plain, env: { SENTRY_DSN: plain.dsn } },
   {
@@ -70,13 +75,26 @@ if (!process.argv.includes('--skip-build')) {
 }
 
 const serverCore = dedicateServerCore(plain.pid, httpsOff.pid, httpsOn.pid);
-const median = (values) => {
+const median = (/** @type {number[]} */ values) => {
   const sorted = [...values].sort((a, b) => a - b);
+  const at = (/** @type {number} */ i) => sorted[i] ?? NaN;
   const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 ? at(Math.floor(middle)) : (at(middle - 1) + at(middle)) / 2;
 };
 
-/** One round: every server under the same load at once; each one's CPU per request, envelopes and TLS connections. */
+/**
+ * A server under load, and the ingest it sends to.
+ * @typedef {(typeof variants)[number] & Awaited<ReturnType<typeof startStandalone>>} Server
+ * @typedef {{ requests: number, rps: number, cpu: number, envelopes: number, tls: number | undefined }} Round
+ */
+
+/**
+ * One round: every server under the same load at once; each one's CPU per request, envelopes and TLS connections.
+ * @param {Server[]} servers
+ * @param {Omit<import('autocannon').Options, 'url'>} load
+ * @param {number} round
+ * @returns {Promise<Round[]>}
+ */
 async function together(servers, load, round) {
   // The order the loads start in turns with the rounds.
   const order = servers.map((_, i) => (i + round) % servers.length);
@@ -84,23 +102,30 @@ async function together(servers, load, round) {
   const before = await Promise.all(
     servers.map(async (s) => ({ cpu: cpuMs(s.server.pid), tls: await s.ingest.tlsConnections?.() })),
   );
+  /** @type {import('autocannon').Result[]} */
   const results = [];
   await Promise.all(
-    order.map(async (i) => (results[i] = await autocannon({ url: `${servers[i].origin}${path}`, ...load }))),
+    order.map(async (i) => {
+      // `order` is a turn of the servers' own indexes.
+      const { origin } = /** @type {Server} */ (servers[i]);
+      results[i] = await autocannon({ url: `${origin}${path}`, ...load });
+    }),
   );
   // What the last requests sent is in flight still: the envelopes and connections are counted once it has arrived.
   await new Promise((done) => setTimeout(done, 3000));
   return Promise.all(
     servers.map(async (s, i) => {
       const result = results[i];
+      const start = before[i];
+      if (!result || !start) throw new Error(`${s.name}: no load figures on ${path}`);
       if (result.errors + result.timeouts + result.non2xx) throw new Error(`${s.name}: errors on ${path}`);
       const requests = result.requests.total;
       const envelopes = (await s.ingest.requests(from)).length;
-      const tls = s.ingest.tlsConnections ? (await s.ingest.tlsConnections()) - before[i].tls : undefined;
+      const tls = s.ingest.tlsConnections ? (await s.ingest.tlsConnections()) - (start.tls ?? 0) : undefined;
       return {
         requests,
         rps: result.requests.average,
-        cpu: (cpuMs(s.server.pid) - before[i].cpu) / requests,
+        cpu: (cpuMs(s.server.pid) - start.cpu) / requests,
         envelopes,
         tls,
       };
@@ -112,7 +137,15 @@ const loads = [
   { name: `quiet: ${rate} requests/s to each`, load: { connections: 1, overallRate: rate, duration: quietSeconds } },
   { name: `full: ${connections} connections each`, load: { connections, duration: seconds } },
 ];
+/** One server's figures in one round (`together` returns them in the servers' order). */
+const figuresOf = (/** @type {Round[]} */ round, /** @type {number} */ i) => {
+  const figures = round[i];
+  if (!figures) throw new Error(`a round has no figures for server ${i}`);
+  return figures;
+};
+/** @type {Record<string, string>[]} */
 const rows = [];
+/** @type {Server[]} */
 const servers = [];
 try {
   for (const [i, variant] of variants.entries()) {
@@ -125,19 +158,21 @@ try {
   for (const { name, load } of loads) {
     // Warm-up: the route's modules, the JIT, the first connection to each ingest.
     await Promise.all(servers.map((s) => autocannon({ url: `${s.origin}${path}`, connections, duration: 2 })));
+    /** @type {Round[][]} */
     const perRound = [];
     for (let round = 0; round < rounds; round++) {
       console.log(`${name}: round ${round + 1}/${rounds}`);
       perRound.push(await together(servers, load, round));
     }
     for (const [i, s] of servers.entries()) {
-      const ratios = perRound.map((r) => r[i].cpu / r[reference].cpu);
-      const sum = (key) => perRound.reduce((total, r) => total + r[i][key], 0);
+      const ratios = perRound.map((r) => figuresOf(r, i).cpu / figuresOf(r, reference).cpu);
+      const sum = (/** @type {'envelopes' | 'tls'} */ key) =>
+        perRound.reduce((total, r) => total + (figuresOf(r, i)[key] ?? 0), 0);
       rows.push({
         load: name,
         server: s.name,
-        'req/s': median(perRound.map((r) => r[i].rps)).toFixed(1),
-        'CPU ms/req': median(perRound.map((r) => r[i].cpu)).toFixed(3),
+        'req/s': median(perRound.map((r) => figuresOf(r, i).rps)).toFixed(1),
+        'CPU ms/req': median(perRound.map((r) => figuresOf(r, i).cpu)).toFixed(3),
         'CPU / keep-alive off': i === reference ? '' : median(ratios).toFixed(2),
         rounds: i === reference ? '' : `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
         'envelopes / TLS connection': s.ingest.tlsConnections ? (sum('envelopes') / sum('tls')).toFixed(1) : '',

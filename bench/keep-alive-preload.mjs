@@ -8,6 +8,7 @@ import { syncBuiltinESMExports } from 'node:module';
 const keepAlive = process.env.BENCH_KEEP_ALIVE === 'true';
 const { Agent } = https;
 https.Agent = class extends Agent {
+  /** @param {import('node:https').AgentOptions} [options] */
   constructor(options) {
     super({ ...options, keepAlive });
   }

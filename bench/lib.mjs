@@ -12,12 +12,29 @@ import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { longTaskCauses, scriptRole, scriptUrls, traceCategories } from './long-task-causes.mjs';
 
 export const nextBin = 'node_modules/next/dist/bin/next';
-export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+export const sleep = (/** @type {number} */ ms) => new Promise((done) => setTimeout(done, ms));
 
-/** A benchmark's command-line option: the word after `--name`, or the fallback. */
+/**
+ * @template {string | number} Fallback
+ * @overload
+ * @param {string} name
+ * @param {Fallback} fallback
+ * @returns {string | Fallback}
+ */
+/**
+ * @overload
+ * @param {string} name
+ * @param {undefined} [fallback]
+ * @returns {string | undefined}
+ */
+/**
+ * A benchmark's command-line option: the word after `--name`, or the fallback.
+ * @param {string} name
+ * @param {string | number} [fallback]
+ */
 export function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
+  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
 }
 
 /**
@@ -25,6 +42,8 @@ export function option(name, fallback) {
  * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
  * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load). `env`: more of
  * the ingest's settings (its HTTPS listener: bench/https-ingest-sink.mjs).
+ * @param {number} port
+ * @param {Record<string, string>} [env]
  */
 export function startIngest(port, env = {}) {
   const ingest = killedOnExit(
@@ -38,12 +57,26 @@ export function startIngest(port, env = {}) {
     dsn: `http://public@127.0.0.1:${port}/1`,
     pid: ingest.pid,
     stop: () => ingest.kill(),
-    transactionsFor: async (from, paths) =>
-      (await client.items('transaction', from)).filter((item) => paths.includes(item.payload?.request?.url)).length,
+    transactionsFor: async (
+      /** @type {import('../tests/support/ingest.ts').Moment} */ from,
+      /** @type {string[]} */ paths,
+    ) =>
+      (await client.items('transaction', from)).filter((item) =>
+        paths.includes(/** @type {{ request?: { url?: string } }} */ (item.payload).request?.url ?? ''),
+      ).length,
   });
 }
 
-/** `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took. */
+/**
+ * The settings a bench builds or starts a server with, on top of its own environment.
+ * @typedef {Record<string, string | undefined>} Env
+ */
+
+/**
+ * `next build` of a directory, without Turbopack's cache from earlier builds; returns the seconds it took.
+ * @param {string} dir
+ * @param {Env} env
+ */
 export function build(dir, env) {
   rmSync(join(dir, env.NEXT_DIST_DIR ?? '.next', 'cache'), { recursive: true, force: true });
   const started = performance.now();
@@ -62,19 +95,20 @@ export function build(dir, env) {
 export const benchApp = apps.reference;
 
 /** A build of the bench's app from the repository's root: `distDir` (NEXT_DIST_DIR) is inside the app's folder. */
-export const appBuild = (distDir) => builtDir(distDir, benchApp);
+export const appBuild = (/** @type {string} */ distDir) => builtDir(distDir, benchApp);
 
 /**
  * The folder of that build's standalone server.js, with the server preload beside it: the standalone directory keeps
  * the repository's layout (Next traces from its root), so the server sits at the app's path in it
  * (apps/reference/.next-x/standalone/apps/reference).
  */
-export const appServer = (distDir) => serverDir(distDir, benchApp);
+export const appServer = (/** @type {string} */ distDir) => serverDir(distDir, benchApp);
 
 /**
  * Builds the bench's app in its own folder, as its `npm run build` does (packages/foundation/scripts/build.mjs), with
  * `env` (NEXT_DIST_DIR among it) and without Turbopack's cache from earlier builds: the build lands in
  * appBuild(NEXT_DIST_DIR), its standalone server in appServer(NEXT_DIST_DIR). Returns the seconds it took.
+ * @param {Env} env
  */
 export function buildApp(env) {
   rmSync(join(appBuild(env.NEXT_DIST_DIR ?? '.next'), 'cache'), { recursive: true, force: true });
@@ -97,9 +131,14 @@ export function buildApp(env) {
  * app's own modules (@web-foundation/product-env, @web-foundation/product-slugs) resolve through the root's
  * tsconfig.json, which names the reference app's.
  */
-export const buildBaseline = (dir, env) => build(dir, env);
+export const buildBaseline = (/** @type {string} */ dir, /** @type {Env} */ env) => build(dir, env);
 
-/** `next start` on localhost; resolves once /api/health answers. */
+/**
+ * `next start` on localhost; resolves once /api/health answers.
+ * @param {string} dir
+ * @param {number} port
+ * @param {Env} env
+ */
 export async function start(dir, port, env) {
   const server = spawn('node', [nextBin, 'start', dir, '-H', 'localhost', '-p', String(port)], {
     stdio: 'ignore',
@@ -111,7 +150,11 @@ export async function start(dir, port, env) {
   throw new Error(`${dir} did not start on ${origin}`);
 }
 
-/** Polls `origin`'s /api/health every 100 ms, at most `attempts` times; true once it answers 200. */
+/**
+ * Polls `origin`'s /api/health every 100 ms, at most `attempts` times; true once it answers 200.
+ * @param {string} origin
+ * @param {number} attempts
+ */
 export async function answersHealth(origin, attempts) {
   for (let i = 0; i < attempts; i++) {
     if (
@@ -129,6 +172,10 @@ export async function answersHealth(origin, attempts) {
 /**
  * A build's standalone server as `npm start` runs it (the preload included), from the directory `dir` that holds its
  * server.js, on localhost; resolves once /api/health answers.
+ * @param {string} dir
+ * @param {number} port
+ * @param {Env} env
+ * @param {{ cpu?: number, allocations?: boolean }} [options]
  */
 export async function startStandalone(dir, port, env, { cpu, allocations = false } = {}) {
   // `allocations`: bench/allocation-probe.mjs answers over an IPC channel how much the server has allocated.
@@ -138,12 +185,15 @@ export async function startStandalone(dir, port, env, { cpu, allocations = false
   const preloaded =
     [preload, 'src/server/preload.mts'].map((path) => `./${path}`).find((path) => existsSync(join(dir, path))) ??
     './server-lifecycle.mjs';
-  const command = ['node', ...probe, '--import', preloaded, 'server.js'];
+  const nodeArgs = [...probe, '--import', preloaded, 'server.js'];
   // `cpu`: the server runs on that core alone (taskset replaces itself with node: the pid is the server's).
-  const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
+  /** @type {[string, string[]]} */
+  const [file, args] = cpu === undefined ? ['node', nodeArgs] : ['taskset', ['-c', String(cpu), 'node', ...nodeArgs]];
   const server = spawn(file, args, {
     cwd: dir,
-    stdio: allocations ? ['ignore', 'ignore', 'ignore', 'ipc'] : 'ignore',
+    stdio: /** @type {import('node:child_process').StdioOptions} */ (
+      allocations ? ['ignore', 'ignore', 'ignore', 'ipc'] : 'ignore'
+    ),
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
@@ -174,6 +224,7 @@ export async function startStandalone(dir, port, env, { cpu, allocations = false
  * ones (the ingest) and whatever starts after (Redis): a server then does not take turns on one core with the load
  * generator, which made CPU per request vary by 10% and more between rounds of the same build. Returns the servers'
  * core, or undefined when that cannot be done.
+ * @param {...(number | undefined)} pids
  */
 export function dedicateServerCore(...pids) {
   const count = cpus().length;
@@ -184,11 +235,15 @@ export function dedicateServerCore(...pids) {
   return count - 1;
 }
 
-/** The heap bytes a server started with `allocations` has allocated so far (bench/allocation-probe.mjs). */
+/**
+ * The heap bytes a server started with `allocations` has allocated so far (bench/allocation-probe.mjs).
+ * @param {import('node:child_process').ChildProcess} server
+ * @returns {Promise<number>}
+ */
 function allocatedBytes(server) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server ${server.pid} did not say what it allocated`)), 5000);
-    server.once('message', ({ allocatedBytes }) => {
+    server.once('message', (/** @type {{ allocatedBytes: number }} */ { allocatedBytes }) => {
       clearTimeout(timer);
       resolve(allocatedBytes);
     });
@@ -196,7 +251,10 @@ function allocatedBytes(server) {
   });
 }
 
-/** Resident memory of a process, in MB. */
+/**
+ * Resident memory of a process, in MB.
+ * @param {number | undefined} pid
+ */
 export function rssMb(pid) {
   const out = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)])
     .stdout.toString()
@@ -204,9 +262,12 @@ export function rssMb(pid) {
   return out ? Number(out) / 1024 : 0;
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
+/**
+ * CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second).
+ * @param {number | undefined} pid
+ */
 export function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -214,6 +275,10 @@ export function cpuMs(pid) {
  * One path under autocannon after a 2 s warm-up (lazy route modules, JIT): requests/s, latency, errors, the server's
  * peak resident memory and its CPU time per request. CPU per request is the steadier figure when the machine is shared
  * (the load generator and the ingest run beside the server).
+ * @param {string} origin
+ * @param {string} path
+ * @param {number | undefined} pid
+ * @param {{ connections: number, seconds: number }} options
  */
 export async function load(origin, path, pid, { connections, seconds }) {
   let peak = 0;
@@ -240,13 +305,14 @@ export async function load(origin, path, pid, { connections, seconds }) {
  * finished loading by then. Lantern, Lighthouse's simulation, puts every request that finished before the observed
  * paint into LCP's graph and replays it at slow 4G, so a run in which the framework's scripts won that race reads
  * about a second later than one in which the image did (docs/performance.md, "Lighthouse's mobile LCP").
+ * @param {LighthouseResult} lhr
  */
 function beforeLargestPaint(lhr) {
   const observedLcpMs = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint ?? NaN;
   const scripts = (lhr.audits['network-requests']?.details?.items ?? []).filter(
-    (request) => request.resourceType === 'Script' && request.networkEndTime < observedLcpMs,
+    (request) => request.resourceType === 'Script' && (request.networkEndTime ?? Infinity) < observedLcpMs,
   );
-  const scriptKbBeforeLcp = scripts.reduce((kb, request) => kb + request.transferSize / 1024, 0);
+  const scriptKbBeforeLcp = scripts.reduce((kb, request) => kb + (request.transferSize ?? 0) / 1024, 0);
   return { observedLcpMs, scriptsBeforeLcp: scripts.length, scriptKbBeforeLcp };
 }
 
@@ -255,13 +321,15 @@ function beforeLargestPaint(lhr) {
  * mobile preset, at the times its simulation gives them (4× CPU slowdown). Each with its start and length in ms and
  * the script it is attributed to (`url`; or `Browser`, `Browser GC`, `Unattributable`). The audit's split of a task by
  * kind of work does not survive the simulation (all of it reads "other"), so it is left out.
+ * @param {LighthouseResult} lhr
+ * @returns {{ startMs: number, ms: number, url: string }[]}
  */
 export function longTasksOf(lhr) {
   const { urls = [], tasks = [] } = lhr.audits['long-tasks']?.details?.debugData ?? {};
-  return tasks.map(({ urlIndex, startTime, duration }) => ({
-    startMs: Math.round(startTime),
-    ms: Math.round(duration),
-    url: urls[urlIndex] ?? '',
+  return tasks.map((/** @type {{ urlIndex: number, startTime: number, duration: number }} */ task) => ({
+    startMs: Math.round(task.startTime),
+    ms: Math.round(task.duration),
+    url: urls[task.urlIndex] ?? '',
   }));
 }
 
@@ -275,6 +343,7 @@ export const lighthouseCategories = ['performance', 'accessibility', 'best-pract
  * Returns the performance score (0–100), every category's score by id in `categories`, the audits that cost the
  * other categories points in `missed`, LCP and TBT in ms, the bytes the page transferred in KB, and its long tasks
  * (longTasksOf).
+ * @param {string} url
  */
 export async function lighthouse(url, preset = 'mobile') {
   const { default: run } = await import('lighthouse');
@@ -285,18 +354,20 @@ export async function lighthouse(url, preset = 'mobile') {
     chromeFlags: ['--headless=new', ...chromiumFlags],
   });
   try {
-    const { lhr } = await run(
+    const result = await run(
       url,
       { port: chrome.port, onlyCategories: lighthouseCategories, logLevel: 'error' },
       config,
     );
-    const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
-    const score = (id) => (lhr.categories[id]?.score ?? 0) * 100;
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const lhr = /** @type {LighthouseResult} */ (/** @type {unknown} */ (result.lhr));
+    const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? NaN;
+    const score = (/** @type {string} */ id) => (lhr.categories[id]?.score ?? 0) * 100;
     // Which audits cost the other categories points, so that a score under 100 says why.
     const missed = lighthouseCategories
       .filter((id) => id !== 'performance')
       .flatMap((id) =>
-        lhr.categories[id].auditRefs
+        (lhr.categories[id]?.auditRefs ?? [])
           .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
           .map((ref) => `${id}: ${ref.id}`),
       );
@@ -319,18 +390,24 @@ export async function lighthouse(url, preset = 'mobile') {
  * Watches a page (before it navigates) for the moments, after navigation start, the browser SDK (loaded after the
  * page) and session replay start. Replay records nothing before its start: its first snapshot shows the page as it is
  * then; an error raised earlier starts it at once (reporter.ts, replayBeforeErrors).
+ * @param {import('@playwright/test').Page} page
  */
 export async function watchReportingStart(page) {
   await page.addInitScript(() => {
+    /** @type {ReportingStart} */
     const seen = {};
-    window.__reportingStart = seen;
+    const watched = /** @type {WatchedWindow} */ (window);
+    watched.__reportingStart = seen;
     const timer = setInterval(() => {
-      const carrier = window.__SENTRY__ ?? {};
+      const carrier = watched.__SENTRY__ ?? {};
       const client = Object.values(carrier)
         .find((v) => v?.defaultCurrentScope)
-        ?.defaultCurrentScope.getClient();
+        ?.defaultCurrentScope?.getClient();
       if (client && seen.sdkMs === undefined) seen.sdkMs = performance.now();
-      if (client?.getIntegrationByName('Replay')?.getReplayId()) {
+      const replay = /** @type {{ getReplayId(): string | undefined } | undefined} */ (
+        client?.getIntegrationByName('Replay')
+      );
+      if (replay?.getReplayId()) {
         seen.replayMs = performance.now();
         clearInterval(timer);
       }
@@ -338,16 +415,64 @@ export async function watchReportingStart(page) {
   });
 }
 
-/** What watchReportingStart saw, once replay has started: sdkMs, replayMs and the load event's end (loadMs). */
+/**
+ * What watchReportingStart saw, once replay has started: sdkMs, replayMs and the load event's end (loadMs).
+ * @param {import('@playwright/test').Page} page
+ */
 export async function reportingStartTimes(page) {
-  await page.waitForFunction(() => window.__reportingStart.replayMs !== undefined, null, { timeout: 20_000 });
-  return page.evaluate(() => ({
-    ...window.__reportingStart,
-    loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
-  }));
+  await page.waitForFunction(
+    () => /** @type {WatchedWindow} */ (window).__reportingStart?.replayMs !== undefined,
+    null,
+    {
+      timeout: 20_000,
+    },
+  );
+  return page.evaluate(seenSoFar);
 }
 
-/** watchReportingStart's times for one load of `url` in Debian's Chromium, with no throttling. */
+/**
+ * In the page: watchReportingStart's times, and the load event's end (loadMs).
+ * @typedef {ReturnType<typeof seenSoFar>} ReportingStartTimes
+ */
+function seenSoFar() {
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType('navigation'));
+  return { .../** @type {WatchedWindow} */ (window).__reportingStart, loadMs: navigation?.loadEventEnd };
+}
+
+/**
+ * What watchReportingStart keeps in the page.
+ * @typedef {{ sdkMs?: number, replayMs?: number }} ReportingStart
+ * @typedef {Window & {
+ *   __reportingStart?: ReportingStart,
+ *   __SENTRY__?: Record<string, { defaultCurrentScope?: import('@sentry/core').Scope } | undefined>,
+ * }} WatchedWindow
+ */
+
+/**
+ * A Lighthouse report, as far as the benches read it (Lighthouse types an audit's details as the union of every
+ * audit's, which says nothing about the one read).
+ * @typedef {{
+ *   audits: Record<string, {
+ *     numericValue?: number,
+ *     score: number | null,
+ *     details?: {
+ *       items?: {
+ *         observedLargestContentfulPaint?: number,
+ *         resourceType?: string,
+ *         networkEndTime?: number,
+ *         transferSize?: number,
+ *       }[],
+ *       debugData?: { urls?: string[], tasks?: { urlIndex: number, startTime: number, duration: number }[] },
+ *     },
+ *   } | undefined>,
+ *   categories: Record<string, { score: number | null, auditRefs: { id: string, weight: number }[] } | undefined>,
+ * }} LighthouseResult
+ */
+
+/**
+ * watchReportingStart's times for one load of `url` in Debian's Chromium, with no throttling.
+ * @param {string} url
+ */
 export async function reportingStart(url) {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
@@ -364,13 +489,16 @@ export async function reportingStart(url) {
 /**
  * Every asset a page names (scripts, stylesheet, images in each size), fetched once: a server that has just started is
  * not what a phone meets in production, and the image optimiser's first answer is its slowest.
+ * @param {string} origin
+ * @param {string} path
  */
 export async function warmUp(origin, path) {
   const html = await (await fetch(`${origin}${path}`)).text();
+  /** @type {Set<string>} */
   const urls = new Set();
-  for (const [, value] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
+  for (const [, value = ''] of html.matchAll(/\b(?:src|href|srcSet)="([^"]+)"/g)) {
     for (const candidate of value.replaceAll('&amp;', '&').split(',')) {
-      const url = candidate.trim().split(/\s+/)[0];
+      const url = candidate.trim().split(/\s+/)[0] ?? '';
       if (url.startsWith('/_next/')) urls.add(url);
     }
   }
@@ -380,6 +508,9 @@ export async function warmUp(origin, path) {
 /**
  * What each of `urls` served by `origin` is (bench/long-task-causes.mjs scriptRole) and its text, `{ role, source }`
  * by URL: fetched from the server while it runs, each once into `known` (kept across loads of the same build).
+ * @param {string} origin
+ * @param {Iterable<string>} urls
+ * @param {Map<string, { role: string, source: string }>} [known]
  */
 export async function pageScripts(origin, urls, known = new Map()) {
   for (const url of urls) {
@@ -393,6 +524,8 @@ export async function pageScripts(origin, urls, known = new Map()) {
 /**
  * A new page as Lighthouse's phone sees it: its viewport and pixel ratio (so that the hero image is the largest paint,
  * as there) and the CPU slowed down `slowdown` times through the DevTools protocol.
+ * @param {import('@playwright/test').Browser} browser
+ * @param {number} slowdown
  */
 export async function phonePage(browser, slowdown) {
   const page = await browser.newPage({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
@@ -408,6 +541,11 @@ export async function phonePage(browser, slowdown) {
  * watchReportingStart saw are returned (replay's start must fall inside the trace). `compile`: trace V8's lazy
  * compilation too. `traces`: a folder to write each load's trace to (load-1.json …; DevTools' Performance panel
  * opens them). Calls `onLoad` with each load as it ends; returns them all, each `{ tasks, started }`.
+ * @param {string} url
+ * @param {{
+ *   loads?: number, slowdown?: number, reporting?: boolean, afterLoadMs?: number, compile?: boolean, traces?: string,
+ *   onLoad?: (load: LongTaskLoad, i: number) => void | Promise<void>,
+ * }} [options]
  */
 export async function longTaskLoads(
   url,
@@ -416,7 +554,9 @@ export async function longTaskLoads(
   const { chromium } = await import('@playwright/test');
   const { origin } = new URL(url);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+  /** @type {Map<string, { role: string, source: string }>} */
   const scripts = new Map();
+  /** @type {LongTaskLoad[]} */
   const results = [];
   try {
     for (let i = 1; i <= loads; i++) {
@@ -436,19 +576,21 @@ export async function longTaskLoads(
         writeFileSync(join(traces, `load-${i}.json`), trace);
       }
       const { traceEvents } = JSON.parse(trace.toString());
-      const started = reporting
-        ? await page.evaluate(() => ({
-            ...window.__reportingStart,
-            loadMs: performance.getEntriesByType('navigation')[0].loadEventEnd,
-          }))
-        : undefined;
+      const started = reporting ? await page.evaluate(seenSoFar) : undefined;
       await page.close();
       const tasks = longTaskCauses(traceEvents, await pageScripts(origin, scriptUrls(traceEvents), scripts));
-      results.push({ tasks, started });
-      await onLoad(results.at(-1), i);
+      const load = { tasks, started };
+      results.push(load);
+      await onLoad(load, i);
     }
     return results;
   } finally {
     await browser.close();
   }
 }
+
+/**
+ * One load longTaskLoads measured: its long tasks and their causes, and (with `reporting`) when the SDK and replay
+ * started.
+ * @typedef {{ tasks: ReturnType<typeof longTaskCauses>, started: ReportingStartTimes | undefined }} LongTaskLoad
+ */

@@ -14,7 +14,7 @@ import { appServer, buildApp, rssMb, sleep, startIngest, startStandalone } from 
 import { now } from '../tests/support/ingest.ts';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
+const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(args[i + 1]);
 };
@@ -30,6 +30,7 @@ if (!args.includes('--skip-build')) {
 }
 const { server, origin } = await startStandalone(appServer(env.NEXT_DIST_DIR), option('port', 3205), env);
 
+/** @type {number[]} */
 const memory = [];
 const sampler = setInterval(() => memory.push(rssMb(server.pid)), 1000);
 try {
@@ -53,9 +54,13 @@ try {
   await exited;
   // autocannon stops with a request in flight on each connection, which the server still finishes and reports.
   const transactions = await ingest.transactionsFor(loadStarted, paths);
+  /** @type {Record<string, number>} */
   const dropped = {};
   for (const { payload } of await ingest.items('client_report', loadStarted)) {
-    for (const { reason, category, quantity } of payload?.discarded_events ?? []) {
+    const report = /** @type {{ discarded_events?: { reason: string, category: string, quantity: number }[] }} */ (
+      payload
+    );
+    for (const { reason, category, quantity } of report.discarded_events ?? []) {
       const what = `${category}: ${reason}`;
       dropped[what] = (dropped[what] ?? 0) + quantity;
     }

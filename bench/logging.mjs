@@ -41,7 +41,7 @@ const appPort = Number(option('port', 3213));
     pino.destination({ dest: '/dev/null', sync: true }),
   );
   const fields = { method: 'GET', url: '/examples/42', status: 200, duration_ms: 12, request_id: crypto.randomUUID() };
-  const perLineUs = (lines) => {
+  const perLineUs = (/** @type {number} */ lines) => {
     const before = process.cpuUsage();
     for (let i = 0; i < lines; i++) logger.info(fields, 'request answered');
     const used = process.cpuUsage(before);
@@ -49,7 +49,7 @@ const appPort = Number(option('port', 3213));
   };
   perLineUs(20_000);
   const bare = perLineUs(200_000);
-  const parse = ({ result }) => JSON.parse(result);
+  const parse = (/** @type {unknown} */ message) => JSON.parse(/** @type {{ result: string }} */ (message).result);
   diagnostics.tracingChannel('pino_asJson').end.subscribe(parse);
   perLineUs(20_000);
   const parsed = perLineUs(200_000);
@@ -64,6 +64,7 @@ if (!existsSync(join(appServer(distDir), 'server.js'))) buildApp({ NEXT_DIST_DIR
 
 /**
  * The standalone server as `npm start` runs it, its output discarded (the bench measures the writing, not a reader).
+ * @param {Record<string, string>} env
  */
 async function startServer(env) {
   const server = spawn('node', ['--import', `./${preload}`, 'server.js'], {
@@ -87,12 +88,14 @@ async function startServer(env) {
   throw new Error(`the server did not start on ${origin}`);
 }
 
+/** @param {import('node:child_process').ChildProcess} server */
 async function stopServer(server) {
   const exited = new Promise((done) => server.once('exit', done));
   server.kill('SIGTERM');
   await exited;
 }
 
+/** @type {Record<string, Record<string, number[]>>} */
 const cpu = {}; // way → route → [ms per request, one per round]
 for (let round = 1; round <= rounds; round++) {
   for (const [way, env] of Object.entries(ways)) {
@@ -101,7 +104,7 @@ for (let round = 1; round <= rounds; round++) {
       for (const path of routes) {
         const result = await load(origin, path, server.pid, { connections, seconds });
         if (result.errors) throw new Error(`${way} ${path}: ${result.errors} errors`);
-        ((cpu[way] ??= {})[path] ??= []).push(result.cpuMsPerRequest);
+        ((cpu[way] ??= {})[path] ??= []).push(result.cpuMsPerRequest ?? NaN);
       }
     } finally {
       await stopServer(server);
@@ -110,17 +113,18 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-const median = (values) => {
+const median = (/** @type {number[]} */ values = []) => {
   const sorted = [...values].sort((a, b) => a - b);
+  const at = (/** @type {number} */ i) => sorted[i] ?? NaN;
   const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+  return Number.isInteger(middle) ? (at(middle - 1) + at(middle)) / 2 : at(Math.floor(middle));
 };
 const rows = routes.map((path) => {
-  const base = median(cpu[baseline][path]);
+  const base = median(cpu[baseline]?.[path]);
   return Object.fromEntries([
     ['route', path],
     ...Object.keys(ways).map((way) => {
-      const ms = median(cpu[way][path]);
+      const ms = median(cpu[way]?.[path]);
       return [way, way === baseline ? `${ms.toFixed(3)} ms` : `${ms.toFixed(3)} ms (${(ms / base).toFixed(3)}×)`];
     }),
   ]);
@@ -141,7 +145,10 @@ try {
   await sleep(6000);
   const elapsed = (performance.now() - started) / 1000;
   const items = await ingest.items('log', before);
-  const records = items.reduce((sum, item) => sum + (item.payload?.items?.length ?? 0), 0);
+  /** The records a log envelope item carries. */
+  const recordsOf = (/** @type {{ payload: unknown }} */ item) =>
+    /** @type {{ items?: unknown[] }} */ (item.payload).items?.length ?? 0;
+  const records = items.reduce((sum, item) => sum + recordsOf(item), 0);
   console.log(
     `\nUnder ${seconds} s of failing API requests (${result.requests.total} answered, one error line each): ` +
       `${items.length} log envelopes carrying ${records} records reached the ingest in ${elapsed.toFixed(1)} s ` +

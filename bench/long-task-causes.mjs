@@ -5,6 +5,30 @@
 // `npm run bench` print them (docs/performance.md, "Long tasks on a phone"). No I/O here: bench/lib.mjs takes the
 // trace, tests/unit/long-task-causes.test.ts feeds a hand-made one.
 
+/**
+ * A Chromium trace event, as far as the analysis reads one (`args` differs by event name).
+ * @typedef {{
+ *   name: string, ph?: string, pid: number, tid: number, ts: number, dur?: number, id?: string,
+ *   args?: {
+ *     fileName?: string,
+ *     data?: {
+ *       url?: string, type?: string, functionName?: string, isLoadingMainFrame?: boolean, documentLoaderURL?: string,
+ *       startTime?: number, timeDeltas?: number[],
+ *       cpuProfile?: { nodes?: ProfileNode[], samples?: number[] },
+ *     },
+ *   },
+ * }} TraceEvent
+ * @typedef {TraceEvent & { dur: number }} Span A trace event with a duration (`ph: 'X'`).
+ * @typedef {{ id: number, parent?: number, callFrame: CallFrame }} ProfileNode
+ * @typedef {{ functionName: string, url?: string, lineNumber?: number, columnNumber?: number }} CallFrame
+ * @typedef {{ name: string, url: string, role: string }} Frame
+ * @typedef {{ ts: number, id: number, frames?: Frame[] }} Sample
+ * @typedef {{ role: string, source: string }} Script
+ * @typedef {Map<string, Script>} Scripts
+ * @typedef {ReturnType<typeof describe>} TaskFindings What describe() finds in a task, for causeOf.
+ * @typedef {TaskFindings & { cause: string }} LongTask
+ */
+
 /** A task is long past this (the browser's Long Tasks API and Lighthouse's TBT count what lies beyond it). */
 export const longTaskMs = 50;
 
@@ -13,6 +37,7 @@ export const longTaskMs = 50;
  * frames, scripts' evaluation (v8.execute, v8), GC, user timing (navigation start) and the sampling CPU profile with
  * its stacks (v8.cpu_profiler). `compile` adds V8's lazy compilation of each function on its first call, which costs
  * the trace itself time (bench:long-tasks --compile).
+ * @param {{ compile?: boolean }} [options]
  */
 export function traceCategories({ compile = false } = {}) {
   return [
@@ -33,6 +58,7 @@ export function traceCategories({ compile = false } = {}) {
  * registers a page (`__NEXT_P`, the Pages Router's) is the page's (or /_app's, which holds the loader that starts the
  * SDK after the load); the SDK's chunks name Sentry many times; Turbopack's runtime (`registerChunk`) instantiates the
  * modules of the chunks loaded before it; the rest is the framework: React and Next.js.
+ * @param {string} body
  */
 export function scriptRole(body) {
   // The page's document (Lighthouse attributes its parsing to it).
@@ -44,12 +70,17 @@ export function scriptRole(body) {
   return 'framework';
 }
 
-/** Every script URL the trace names (evaluated, or in the CPU profile's frames), to look up what each script is. */
+/**
+ * Every script URL the trace names (evaluated, or in the CPU profile's frames), to look up what each script is.
+ * @param {TraceEvent[]} events
+ */
 export function scriptUrls(events) {
+  /** @type {Set<string>} */
   const urls = new Set();
   for (const e of events) {
-    if (e.name === 'EvaluateScript' && e.args?.data?.url) urls.add(e.args.data.url);
-    if (e.name === 'ResourceSendRequest' && isScript(e.args?.data?.url)) urls.add(e.args.data.url);
+    const url = e.args?.data?.url;
+    if (e.name === 'EvaluateScript' && url) urls.add(url);
+    if (e.name === 'ResourceSendRequest' && url && isScript(url)) urls.add(url);
     for (const node of e.name === 'ProfileChunk' ? (e.args?.data?.cpuProfile?.nodes ?? []) : []) {
       if (node.callFrame.url) urls.add(node.callFrame.url);
     }
@@ -57,14 +88,18 @@ export function scriptUrls(events) {
   return [...urls];
 }
 
-const isScript = (url) => /\.m?js(\?|$)/.test(url ?? '');
+const isScript = (/** @type {string | undefined} */ url) => /\.m?js(\?|$)/.test(url ?? '');
 
 /** The file name of a script's URL, without its query (`?dpl=…`). */
-export const scriptFile = (url) => (url ?? '').replace(/\?.*$/, '').replace(/^.*\//, '');
+export const scriptFile = (/** @type {string | undefined} */ url) =>
+  (url ?? '').replace(/\?.*$/, '').replace(/^.*\//, '');
 
 const taskNames = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
-/** How the browser ran a piece of work, by the trace event it began with. */
+/**
+ * How the browser ran a piece of work, by the trace event it began with.
+ * @type {Record<string, ((e: TraceEvent) => string) | undefined>}
+ */
 const workKinds = {
   EvaluateScript: (e) => `evaluating ${scriptFile(e.args?.data?.url) || 'a script without URL'}`,
   'v8.compile': (e) => `compiling ${scriptFile(e.args?.data?.url) || 'a script'}`,
@@ -105,9 +140,10 @@ const rendering = new Set([
   'Layerize',
 ]);
 const parsing = new Set(['ParseHTML', 'HTMLDocumentParser::MaybeFetchQueuedPreloads']);
-const isGc = (name) => name === 'MajorGC' || name === 'MinorGC' || /^V8\.GC/.test(name) || /^BlinkGC\./.test(name);
+const isGc = (/** @type {string} */ name) =>
+  name === 'MajorGC' || name === 'MinorGC' || /^V8\.GC/.test(name) || /^BlinkGC\./.test(name);
 /** V8's lazy compilation of a function on its first call (only with traceCategories({ compile: true })). */
-const isCompile = (name) => name === 'V8.CompileCode' || name === 'V8.CompileLazy';
+const isCompile = (/** @type {string} */ name) => name === 'V8.CompileCode' || name === 'V8.CompileLazy';
 
 /**
  * The SDK's steps, told apart by the names that survive minification: methods and object-literal functions keep
@@ -128,6 +164,7 @@ const isCompile = (name) => name === 'V8.CompileCode' || name === 'V8.CompileLaz
  * - React's `hydrateRoot` is where Next.js's client starts the page; Turbopack's runtime loads the chunks an import()
  *   needs in `loadChunkCached` (a cause only when the task requests scripts: it also waits there on loaded ones).
  */
+/** @type {{ cause: string, in: string, names?: string[], match?: (name: string) => boolean }[]} */
 const steps = [
   {
     cause: "replay's compression (events to its worker)",
@@ -180,6 +217,8 @@ const steps = [
  * and `roles` (where its samples ran, by self time), `functions` (named functions by total and by self time),
  * `steps` (the time of each step told apart), `gcMs`, `compileMs` (lazy compilation, when traced), `cause`; times in
  * ms, as measured (at the CPU slowdown of the load).
+ * @param {TraceEvent[]} events
+ * @param {Scripts} [scripts]
  */
 export function longTaskCauses(events, scripts = new Map()) {
   const page = pageStart(events);
@@ -187,12 +226,24 @@ export function longTaskCauses(events, scripts = new Map()) {
     .filter((e) => e.pid === page.pid && e.tid === page.tid)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
   const samples = cpuSamples(events, page, scripts);
-  return outermost(thread.filter((e) => e.ph === 'X' && taskNames.has(e.name)))
+  return outermost(thread.filter(isTask))
     .filter((task) => task.ts >= page.ts && task.dur > longTaskMs * 1000)
-    .map((task) => describe(task, thread, samples, scripts, page.ts));
+    .map((task) => {
+      const findings = describe(task, thread, samples, scripts, page.ts);
+      return { ...findings, cause: causeOf(findings) };
+    });
 }
 
-/** The navigation start of the page (its main frame's last, from an http(s) URL) and its renderer's main thread. */
+/** @type {(e: TraceEvent) => e is Span} */
+const isSpan = (e) => e.ph === 'X' && e.dur !== undefined;
+/** @type {(e: TraceEvent) => e is Span} */
+const isTask = (e) => isSpan(e) && taskNames.has(e.name);
+
+/**
+ * The navigation start of the page (its main frame's last, from an http(s) URL) and its renderer's main thread.
+ * @param {TraceEvent[]} events
+ * @returns {{ pid: number, tid: number, ts: number }}
+ */
 function pageStart(events) {
   const start = events
     .filter(
@@ -207,10 +258,17 @@ function pageStart(events) {
   return { pid: start.pid, tid: start.tid, ts: start.ts };
 }
 
-/** Of events sorted by start, those not inside an earlier one (nested run loops nest tasks; GC events nest too). */
+/**
+ * Of events sorted by start, those not inside an earlier one (nested run loops nest tasks; GC events nest too).
+ * @param {Span[]} sorted
+ */
 function outermost(sorted) {
+  /** @type {Span[]} */
   const kept = [];
-  for (const e of sorted) if (!kept.length || e.ts >= kept.at(-1).ts + kept.at(-1).dur) kept.push(e);
+  for (const e of sorted) {
+    const last = kept.at(-1);
+    if (!last || e.ts >= last.ts + last.dur) kept.push(e);
+  }
   return kept;
 }
 
@@ -218,38 +276,53 @@ function outermost(sorted) {
  * The main thread's CPU profile samples, in time order, each `{ ts, frames }`: its stack, leaf first, each frame
  * `{ name, url, role }`. The trace holds a profile as a `Profile` event on the thread and `ProfileChunk` events (from
  * the profiler's own thread) with the same id: nodes with parents, samples (node ids) and the µs between samples.
+ * @param {TraceEvent[]} events
+ * @param {{ pid: number, tid: number }} page
+ * @param {Scripts} scripts
+ * @returns {(Sample & { frames: Frame[] })[]}
  */
 function cpuSamples(events, page, scripts) {
+  /** @type {Sample[]} */
   const samples = [];
   for (const profile of events.filter((e) => e.name === 'Profile' && e.pid === page.pid && e.tid === page.tid)) {
+    /** @type {Map<number, ProfileNode>} */
     const nodes = new Map();
-    let ts = profile.args.data.startTime;
+    let ts = profile.args?.data?.startTime ?? profile.ts;
     const chunks = events
       .filter((e) => e.name === 'ProfileChunk' && e.pid === page.pid && e.id === profile.id)
       .sort((a, b) => a.ts - b.ts);
     for (const chunk of chunks) {
-      const { cpuProfile = {}, timeDeltas = [] } = chunk.args.data;
+      const { cpuProfile = {}, timeDeltas = [] } = chunk.args?.data ?? {};
       for (const node of cpuProfile.nodes ?? []) nodes.set(node.id, node);
       (cpuProfile.samples ?? []).forEach((id, i) => {
         ts += timeDeltas[i] ?? 0;
         samples.push({ ts, id });
       });
     }
+    /** @type {Map<number, Frame[]>} */
     const stacks = new Map();
+    /** @type {(id: number) => Frame[]} */
     const stackOf = (id) => {
-      if (!stacks.has(id)) {
+      let stack = stacks.get(id);
+      if (!stack) {
         const node = nodes.get(id);
         const frame = node && frameOf(node.callFrame, scripts);
-        stacks.set(id, node ? [...(frame ? [frame] : []), ...(node.parent ? stackOf(node.parent) : [])] : []);
+        stack = node ? [...(frame ? [frame] : []), ...(node.parent ? stackOf(node.parent) : [])] : [];
+        stacks.set(id, stack);
       }
-      return stacks.get(id);
+      return stack;
     };
     for (const sample of samples) sample.frames ??= stackOf(sample.id);
   }
-  return samples.sort((a, b) => a.ts - b.ts);
+  return /** @type {(Sample & { frames: Frame[] })[]} */ (samples).sort((a, b) => a.ts - b.ts);
 }
 
-/** A profile frame as the analysis names it; undefined for the profile's root. */
+/**
+ * A profile frame as the analysis names it; undefined for the profile's root.
+ * @param {CallFrame} callFrame
+ * @param {Scripts} scripts
+ * @returns {Frame | undefined}
+ */
 function frameOf({ functionName, url = '', lineNumber, columnNumber }, scripts) {
   if (functionName === '(root)') return undefined;
   const script = scripts.get(url);
@@ -260,6 +333,9 @@ function frameOf({ functionName, url = '', lineNumber, columnNumber }, scripts) 
 /**
  * `on <hook>` for an anonymous function registered on one of the SDK's hooks (`client.on("beforeIdleSpanEnd", t=>…)`):
  * hook names are strings, which minification keeps.
+ * @param {string | undefined} source
+ * @param {number | undefined} line
+ * @param {number | undefined} column
  */
 function hookOf(source, line, column) {
   if (!source || line === undefined || column === undefined) return undefined;
@@ -270,15 +346,23 @@ function hookOf(source, line, column) {
 }
 
 /** A name a reader can place: not a minifier's (`e`, `iS`, `t.s.r`) nor the profile's own entries. */
-const isNamed = (name) => !name.startsWith('(') && name.split('.').some((part) => part.length >= 3);
+const isNamed = (/** @type {string} */ name) =>
+  !name.startsWith('(') && name.split('.').some((part) => part.length >= 3);
 
-/** One long task: its trace events (`thread`: the main thread's) and CPU samples, summed up for causeOf. */
+/**
+ * One long task: its trace events (`thread`: the main thread's) and CPU samples, summed up for causeOf.
+ * @param {Span} task
+ * @param {TraceEvent[]} thread
+ * @param {(Sample & { frames: Frame[] })[]} samples
+ * @param {Scripts} scripts
+ * @param {number} navigationTs
+ */
 function describe(task, thread, samples, scripts, navigationTs) {
   const end = task.ts + task.dur;
   const all = thread.filter((e) => e.ts >= task.ts && e.ts < end && e !== task && !taskNames.has(e.name));
   // Work with a duration; instant events (a response received, a timer installed) only for a task with none.
-  const inside = all.filter((e) => e.ph === 'X');
-  const sum = (list) => list.reduce((ms, e) => ms + e.dur / 1000, 0);
+  const inside = all.filter(isSpan);
+  const sum = (/** @type {Span[]} */ list) => list.reduce((ms, e) => ms + e.dur / 1000, 0);
   const known = outermost(inside.filter((e) => workKinds[e.name]));
   const longest = [...known].sort((a, b) => b.dur - a.dur)[0];
   const evaluated = known.filter((e) => evaluation.has(e.name)).sort((a, b) => b.dur - a.dur)[0];
@@ -286,10 +370,15 @@ function describe(task, thread, samples, scripts, navigationTs) {
 
   // Each sample weighs the time to the next one, within the task.
   const inTask = samples.filter((s) => s.ts >= task.ts && s.ts < end);
+  /** @type {Map<string, number>} */
   const self = new Map();
+  /** @type {Map<string, number>} */
   const total = new Map();
+  /** @type {Map<string, number>} */
   const byScript = new Map();
+  /** @type {Map<string, number>} */
   const byRole = new Map();
+  /** @type {Map<string, number>} */
   const byStep = new Map();
   let sampledMs = 0;
   inTask.forEach((sample, i) => {
@@ -306,12 +395,12 @@ function describe(task, thread, samples, scripts, navigationTs) {
       add(byRole, owner.role, ms);
     }
     const step = steps.find((s) =>
-      sample.frames.some((f) => f.role === s.in && (s.match?.(f.name) ?? s.names.includes(f.name))),
+      sample.frames.some((f) => f.role === s.in && (s.match?.(f.name) ?? s.names?.includes(f.name))),
     );
     if (step) add(byStep, step.cause, ms);
   });
 
-  const described = {
+  return {
     startMs: round((task.ts - navigationTs) / 1000),
     ms: round(task.dur / 1000),
     work: workOf(longest, task, all),
@@ -331,31 +420,41 @@ function describe(task, thread, samples, scripts, navigationTs) {
     addsTracing: sampledUnder(inTask, 'addIntegration', 'afterAllSetup', 'error reporting'),
     // The scripts the task asked for (an import() of chunks not loaded yet).
     requests: all
-      .filter((e) => e.name === 'ResourceSendRequest' && isScript(e.args?.data?.url))
-      .map((e) => ({ script: scriptFile(e.args.data.url), role: scripts.get(e.args.data.url)?.role ?? '' })),
+      .map((e) => (e.name === 'ResourceSendRequest' ? (e.args?.data?.url ?? '') : ''))
+      .filter(isScript)
+      .map((url) => ({ script: scriptFile(url), role: scripts.get(url)?.role ?? '' })),
     gcMs: round(sum(outermost(inside.filter((e) => isGc(e.name))))),
     renderMs: round(sum(known.filter((e) => rendering.has(e.name)))),
     parseMs: round(sum(known.filter((e) => parsing.has(e.name)))),
     commitsNavigation: known.some((e) => e.name === 'CommitLoad'),
     compileMs: round(sum(outermost(inside.filter((e) => isCompile(e.name))))),
   };
-  return { ...described, cause: causeOf(described) };
 }
 
 /**
  * The longest piece of work the trace names in a task, with its length when it is not most of the task; for a task
  * with none, the first few other events in it, for a reader to place it.
+ * @param {Span | undefined} longest
+ * @param {Span} task
+ * @param {TraceEvent[]} events
  */
 function workOf(longest, task, events) {
-  if (longest) {
+  const kind = longest && workKinds[longest.name];
+  if (longest && kind) {
     const part = longest.dur < task.dur / 2 ? ` (${Math.round(longest.dur / 1000)} ms of it)` : '';
-    return `${workKinds[longest.name](longest)}${part}`;
+    return `${kind(longest)}${part}`;
   }
   const names = [...new Set(events.map((e) => e.name))].filter((name) => !/RunTask|mojo|Watcher|Epoll/.test(name));
   return `no work the trace names${names.length ? ` (it holds ${names.slice(0, 3).join(', ')})` : ''}`;
 }
 
-/** Whether a sample has `inner` (of a script of `role`) called from within `outer`: a stack is leaf first. */
+/**
+ * Whether a sample has `inner` (of a script of `role`) called from within `outer`: a stack is leaf first.
+ * @param {{ frames: Frame[] }[]} samples
+ * @param {string} outer
+ * @param {string} inner
+ * @param {string} role
+ */
 function sampledUnder(samples, outer, inner, role) {
   return samples.some((s) => {
     const at = s.frames.findIndex((f) => f.name === outer);
@@ -371,6 +470,8 @@ function sampledUnder(samples, outer, inner, role) {
  * kind of work (GC, a script's evaluation, rendering, parsing, the scripts of one kind) that takes half of the task,
  * or else a third of it and more than any other. "unclear" when none does: on a busy machine part of a task is time
  * the trace does not account for.
+ * @param {TaskFindings} task
+ * @returns {string}
  */
 export function causeOf(task) {
   // Loading chunks only when the task asks for scripts: Turbopack's runtime also waits on chunks already loaded.
@@ -381,7 +482,12 @@ export function causeOf(task) {
   // The share of the task's samples that ran in the step's kind of script (error reporting's, or the framework's).
   const kind = steps.find((s) => s.cause === step)?.in.split(':')[0];
   const kindMs = Object.entries(task.roles).reduce((ms, [role, t]) => (role.split(':')[0] === kind ? ms + t : ms), 0);
-  if (step && stepMs >= 10 && (stepMs >= task.sampledMs / 5 || kindMs >= task.sampledMs * 0.6)) {
+  if (
+    step &&
+    stepMs !== undefined &&
+    stepMs >= 10 &&
+    (stepMs >= task.sampledMs / 5 || kindMs >= task.sampledMs * 0.6)
+  ) {
     // Of the integrations the app adds in tasks of their own, BrowserTracing has afterAllSetup; Breadcrumbs only setup.
     if (step === 'adding an integration') return task.addsTracing ? 'adding browser tracing' : 'adding breadcrumbs';
     if (step === 'loading chunks') {
@@ -393,27 +499,34 @@ export function causeOf(task) {
   // The task that commits the navigation also unloads the previous document and creates the new one's script contexts
   // (the page's, and the driver's own: Playwright's utility world).
   if (task.commitsNavigation) return 'the browser: committing the navigation';
+  /** @type {[string | undefined, number][]} */
   const kinds = [
     ['garbage collection', task.gcMs],
     [task.evaluation && evaluating(task.evaluation), task.evaluation?.ms ?? 0],
     ['style, layout and paint', task.renderMs],
     ['parsing HTML', task.parseMs],
-    ...Object.entries(task.roles).map(([role, ms]) => [ranIn(role), ms]),
+    ...Object.entries(task.roles).map(([role, ms]) => /** @type {[string, number]} */ ([ranIn(role), ms])),
   ];
   const [largest] = [...kinds].sort((a, b) => b[1] - a[1]);
   const half = kinds.find(([, ms]) => ms >= task.ms / 2);
-  if (half) return half[0];
-  return largest?.[1] >= task.ms / 3 ? largest[0] : 'unclear';
+  if (half) return half[0] ?? 'unclear';
+  return largest && largest[1] >= task.ms / 3 ? (largest[0] ?? 'unclear') : 'unclear';
 }
 
-/** An evaluation as a cause: Turbopack's runtime instantiates the modules of the chunks before it, each its own. */
+/**
+ * An evaluation as a cause: Turbopack's runtime instantiates the modules of the chunks before it, each its own.
+ * @param {{ script: string, role: string }} evaluation
+ */
 function evaluating({ script, role }) {
   if (!script) return 'evaluating a script without URL';
   if (role === "framework: Turbopack's runtime") return "evaluating the page's modules (Turbopack's runtime)";
   return `evaluating ${script} (${role || 'a script of no role'})`;
 }
 
-/** A task that ran in one kind of script, with no step of its own told apart. */
+/**
+ * A task that ran in one kind of script, with no step of its own told apart.
+ * @param {string} role
+ */
 function ranIn(role) {
   if (role.startsWith('framework')) return 'the framework (React, Next.js)';
   if (role === 'page') return "the page's own scripts";
@@ -421,11 +534,22 @@ function ranIn(role) {
   return 'unclear';
 }
 
+/**
+ * @param {Map<string, number>} map
+ * @param {string} key
+ * @param {number} ms
+ */
 function add(map, key, ms) {
   map.set(key, (map.get(key) ?? 0) + ms);
 }
 
-/** A map's `count` largest entries that pass `keep`, as [key, ms rounded]. */
+/**
+ * A map's `count` largest entries that pass `keep`, as [key, ms rounded].
+ * @param {Map<string, number>} map
+ * @param {number} count
+ * @param {(key: string) => boolean} [keep]
+ * @returns {[string, number][]}
+ */
 function top(map, count, keep = () => true) {
   return [...map]
     .filter(([key]) => keep(key))
@@ -434,17 +558,19 @@ function top(map, count, keep = () => true) {
     .map(([key, ms]) => [key, round(ms)]);
 }
 
-const round = (ms) => Math.round(ms * 10) / 10;
+const round = (/** @type {number} */ ms) => Math.round(ms * 10) / 10;
 
 /** A name cut to `length` characters: V8 names some callbacks by the whole expression they are passed in. */
-const shortName = (name, length = 40) => (name.length > length ? `${name.slice(0, length - 1)}…` : name);
+const shortName = (/** @type {string} */ name, length = 40) =>
+  name.length > length ? `${name.slice(0, length - 1)}…` : name;
 
 /**
  * A task as three printed lines: when, how long and its cause; the work and the scripts its time went to (self time);
  * its named functions by total time.
+ * @param {LongTask} task
  */
 export function taskLines(task) {
-  const ms = (value) => Math.round(value);
+  const ms = (/** @type {number} */ value) => Math.round(value);
   const scripts = task.scripts.map((s) => `${s.script}${s.role ? ` (${s.role})` : ''} ${ms(s.ms)}`);
   const extra = [
     ...(task.compileMs ? [`compiling ${ms(task.compileMs)} ms`] : []),
@@ -462,8 +588,10 @@ export function taskLines(task) {
 /**
  * Per cause, over loads (each a list of long tasks): how many tasks, their median and longest duration, and the
  * blocking time (the part of each task beyond 50 ms, as TBT counts it) per load, on average.
+ * @param {{ cause: string, ms: number }[][]} loads
  */
 export function causeSummary(loads) {
+  /** @type {Map<string, number[]>} */
   const byCause = new Map();
   for (const task of loads.flat()) byCause.set(task.cause, [...(byCause.get(task.cause) ?? []), task.ms]);
   return [...byCause]
@@ -477,8 +605,10 @@ export function causeSummary(loads) {
     .sort((a, b) => b['blocking ms per load'] - a['blocking ms per load']);
 }
 
+/** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (/** @type {number} */ i) => sorted[i] ?? NaN;
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }

@@ -28,7 +28,7 @@ const slowdown = Number(option('slowdown', 4));
 const compile = process.argv.includes('--compile');
 const jsonOut = option('json', undefined);
 const path = '/examples';
-const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
+const plural = (/** @type {number} */ count, /** @type {string} */ word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 const ingest = startIngest(Number(option('ingest-port', 3299)));
 const { server, origin } = await start(dir, Number(option('port', 3206)), {
@@ -38,7 +38,7 @@ const { server, origin } = await start(dir, Number(option('port', 3206)), {
 });
 console.log(
   `${dir} (${option('dist', '.next-bench')}), ${path} at ${slowdown}× CPU slowdown, ${plural(loads, 'load')}; ` +
-    `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`,
+    `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${(loadavg()[0] ?? NaN).toFixed(2)}`,
 );
 try {
   await warmUp(origin, path);
@@ -53,7 +53,8 @@ try {
       console.log(
         `\nload ${i}: ${plural(tasks.length, 'long task')}, ${Math.round(blocking)} ms over 50 ms in all` +
           (started
-            ? `; load event at ${Math.round(started.loadMs)} ms, SDK started at ${Math.round(started.sdkMs)} ms, ` +
+            ? `; load event at ${Math.round(started.loadMs ?? NaN)} ms, ` +
+              (started.sdkMs === undefined ? 'SDK not started, ' : `SDK started at ${Math.round(started.sdkMs)} ms, `) +
               (started.replayMs === undefined
                 ? 'replay not started within the trace'
                 : `replay recording from ${Math.round(started.replayMs)} ms`)
@@ -65,7 +66,7 @@ try {
   const summary = causeSummary(results.map((load) => load.tasks));
   console.log(
     `\nLong tasks at ${slowdown}× CPU by cause, ${plural(loads, 'load')} (blocking: the part of each over 50 ms; ` +
-      `load average now ${loadavg()[0].toFixed(2)}):`,
+      `load average now ${(loadavg()[0] ?? NaN).toFixed(2)}):`,
   );
   console.table(summary);
   if (jsonOut) {

@@ -12,7 +12,10 @@ import { benchApp, option } from './lib.mjs';
 
 const slugs = Number(option('slugs', '1200'));
 
-/** Files and bytes under a folder, recursively. */
+/**
+ * Files and bytes under a folder, recursively.
+ * @param {string} dir
+ */
 function usage(dir) {
   if (!existsSync(dir)) return { files: 0, bytes: 0 };
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile());
@@ -22,9 +25,11 @@ function usage(dir) {
 /**
  * Asks for `slugs` made-up slugs' page data, 10 at a time, as the browser does after the fallback shell; resolves with
  * the count of each status.
+ * @param {string} origin
  */
 async function visit(origin) {
   const buildId = readFileSync(join(copy.dir, distDir, 'BUILD_ID'), 'utf8').trim();
+  /** @type {Record<number, number>} */
   const statuses = {};
   let next = 0;
   const run = `${process.pid}-${Date.now().toString(36)}`;

@@ -20,6 +20,10 @@ import { killedOnExit } from '../tests/support/processes.ts';
 const dist = option('dist', '.next-e2e');
 const runs = Number(option('runs', '10'));
 const sdk = option('sdk', 'on');
+if (!['on', 'no-replay', 'held', 'off'].includes(sdk)) {
+  console.error(`--sdk says ${sdk}: say on, no-replay, held or off.`);
+  process.exit(1);
+}
 const cpu = Number(option('cpu', '1'));
 const port = Number(option('port', '3310'));
 const ingestPort = Number(option('ingest-port', '3311'));
@@ -28,8 +32,16 @@ const stuckAfterMs = 10_000;
 /** Longest one run may take, all its waits together: past it the run counts as failed on the way, never hangs. */
 const runDeadlineMs = 60_000;
 
-/** `promise`, or an error saying what did not happen within `ms`. */
+/**
+ * `promise`, or an error saying what did not happen within `ms`.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
 function within(promise, ms, what) {
+  /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms / 1000} s`)), ms);
@@ -66,12 +78,23 @@ for (
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
 /** The chunks held back: the SDK's core (its transport's endpoint), or replay's (the recorder it is built on). */
-const heldMarker = { held: '/envelope/', 'no-replay': 'rrweb' }[sdk];
+const heldMarker = /** @type {Record<string, string | undefined>} */ ({ held: '/envelope/', 'no-replay': 'rrweb' })[
+  sdk
+];
 
+/**
+ * One click: how long until the full navigation, or, for a page that stayed stuck, whether an idle callback ran and
+ * how long after one animation frame it navigated (undefined: never).
+ * @param {import('@playwright/test').BrowserContext} context
+ * @returns {Promise<{ ms: number } | { ms?: undefined, idle: boolean, afterFrameMs: number | undefined }>}
+ */
 async function once(context) {
   const page = await context.newPage();
   await page.goto(`${origin}/examples/announcer/titled`);
-  const files = await page.evaluate(() => self.__BUILD_MANIFEST['/examples/new']);
+  const files = await page.evaluate(
+    () =>
+      /** @type {{ __BUILD_MANIFEST?: Record<string, string[]> }} */ (self).__BUILD_MANIFEST?.['/examples/new'] ?? [],
+  );
   const scripts = new Set(files.filter((f) => f.endsWith('.js')).map((f) => `/_next/${f}`));
   if (heldMarker) {
     await page.route(
@@ -91,6 +114,7 @@ async function once(context) {
     (url) => scripts.has(url.pathname),
     (route) => (!stalling || route.request().resourceType() !== 'script' ? route.continue() : undefined),
   );
+  /** @type {number | undefined} */
   let left;
   page.on('request', (r) => {
     if (r.isNavigationRequest() && new URL(r.url()).pathname === '/examples/new') {
@@ -100,9 +124,13 @@ async function once(context) {
   });
   // The tests' page of links to the reference pages.
   await page.goto(`${origin}/examples`);
-  const started = (integration) =>
+  const started = (/** @type {string | undefined} */ integration) =>
     page.waitForFunction((name) => {
-      const client = Object.values(globalThis.__SENTRY__ ?? {})
+      const carrier =
+        /** @type {{ __SENTRY__?: Record<string, { defaultCurrentScope?: import('@sentry/core').Scope }> }} */ (
+          globalThis
+        ).__SENTRY__;
+      const client = Object.values(carrier ?? {})
         .map((v) => v?.defaultCurrentScope?.getClient?.())
         .find(Boolean);
       return name ? client?.getIntegrationByName(name) : client;
@@ -112,7 +140,9 @@ async function once(context) {
   // The prefetch fails (DevTools URL blocking: page.route does not see <link rel=prefetch>), then the click.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  const failed = new Promise((resolve) => cdp.on('Network.loadingFailed', (e) => e.blockedReason && resolve()));
+  const failed = new Promise((/** @type {(value?: undefined) => void} */ resolve) =>
+    cdp.on('Network.loadingFailed', (e) => e.blockedReason && resolve()),
+  );
   await cdp.send('Network.setBlockedURLs', { urls: [...scripts].map((path) => `*${path}*`) });
   const link = page.getByRole('link', { name: /^A static route that beats/ });
   await link.scrollIntoViewIfNeeded();
@@ -127,28 +157,31 @@ async function once(context) {
   // Stuck: does an idle callback run now (within 2 s)? Then one animation frame: does Next's time-out start?
   const idle = await page.evaluate(
     () =>
-      new Promise((resolve) => {
+      new Promise((/** @type {(idle: boolean) => void} */ resolve) => {
         requestIdleCallback(() => resolve(true));
         setTimeout(() => resolve(false), 2000);
       }),
   );
   const framed = Date.now();
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   while (!left && Date.now() - framed < stuckAfterMs) await sleep(50);
   return { idle, afterFrameMs: left ? left - framed : undefined };
 }
 
+/** @type {number[]} */
 const times = [];
+/** @type {{ idle: boolean, afterFrameMs: number | undefined }[]} */
 const stuck = [];
+/** @type {string[]} */
 const errors = [];
 for (let i = 0; i < runs; i++) {
   // A run that fails on the way (a page that timed out under load) is counted apart, not as stuck.
   const context = await browser.newContext({ viewport: { width: 800, height: 200 } });
   const run = await within(once(context), runDeadlineMs, 'the run')
-    .catch((error) => ({ error }))
+    .catch((/** @type {Error} */ error) => ({ error }))
     .finally(() => context.close());
-  if (run.error) {
-    errors.push(run.error.message.split('\n')[0]);
+  if ('error' in run) {
+    errors.push(run.error.message.split('\n')[0] ?? '');
     process.stdout.write('E');
     continue;
   }
@@ -168,7 +201,7 @@ console.log(
 if (errors.length) console.log(`runs that failed on the way: ${errors.length} (${[...new Set(errors)].join('; ')})`);
 if (stuck.length) {
   const idle = stuck.filter((run) => run.idle).length;
-  const after = stuck.map((run) => run.afterFrameMs).filter((ms) => ms !== undefined);
+  const after = stuck.flatMap((run) => (run.afterFrameMs === undefined ? [] : [run.afterFrameMs]));
   console.log(
     `stuck pages: an idle callback ran within 2 s in ${idle} of ${stuck.length}; after one animation frame, ` +
       `${after.length} of ${stuck.length} navigated, ${Math.min(...after)}–${Math.max(...after)} ms later`,

@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { appServer, benchApp, buildApp, cpuMs, load, option, sleep, startIngest, startStandalone } from './lib.mjs';
 import { copyOfBuild } from '../tests/support/cluster.ts';
 import { redisServer, startCluster, startSentinels } from '../tests/support/redis.ts';
+/** @typedef {import('../tests/support/redis.ts').Redis} Redis */
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));
@@ -38,13 +39,17 @@ if (!existsSync(join(appServer(dist), 'server.js'))) {
   buildApp({ NEXT_DIST_DIR: dist, NEXT_PUBLIC_SENTRY_DSN: ingest.dsn });
 }
 
+/** @type {(() => void)[]} */
 const cleanups = [];
 process.on('exit', () => cleanups.forEach((cleanup) => cleanup()));
 
 // The one Redis of B, C and the revalidation and outage phases: killed and restarted on its port in phase 3.
 const redis = await redisServer();
 
-/** Commands the Redis servers `nodes` ran since start, all kinds together. */
+/**
+ * Commands the Redis servers `nodes` ran since start, all kinds together.
+ * @param {Redis[]} nodes
+ */
 async function redisCommands(nodes) {
   let sum = 0;
   for (const node of nodes) sum += Object.values(await node.commandCounts()).reduce((total, calls) => total + calls, 0);
@@ -54,6 +59,8 @@ async function redisCommands(nodes) {
 /**
  * A standalone server from its own copy of the build; `redis`: the page cache's Redis settings (REDIS_URL and the
  * like), none for the filesystem cache; `noCacheSpans` preloads the switch that drops the cache spans.
+ * @param {number} port
+ * @param {{ redis?: Record<string, string>, noCacheSpans?: boolean }} options
  */
 async function startApp(port, { redis, noCacheSpans = false }) {
   const copy = copyOfBuild(dist, benchApp);
@@ -72,10 +79,11 @@ async function startApp(port, { redis, noCacheSpans = false }) {
   return { ...app, stop };
 }
 
-const generatedAt = async (origin) =>
+const generatedAt = async (/** @type {string} */ origin) =>
   /data-testid="generated-at">([^<]+)</.exec(await (await fetch(`${origin}${page}`)).text())?.[1];
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const mean = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 // 0. One request at a time, so that every request reads the cache once (concurrent requests for one page share one
 // read in Next's response cache, which hides the per-hit cost under load): server CPU and Redis commands per request.
@@ -87,7 +95,10 @@ cleanups.push(
   () => void redisCluster.stop(),
 );
 const single = { REDIS_URL: redis.url };
-/** `nodes`: where its pages are written (FLUSHALL before each run, commands counted). */
+/**
+ * `nodes`: where its pages are written (FLUSHALL before each run, commands counted).
+ * @type {{ name: string, redis?: Record<string, string>, noCacheSpans?: boolean, nodes: Redis[] }[]}
+ */
 const variants = [
   { name: 'A filesystem cache (no Redis)', nodes: [] },
   { name: 'B one Redis, with cache spans', redis: single, nodes: [redis] },
@@ -104,11 +115,12 @@ const variants = [
   },
 ];
 /** Every other round backwards, so that no variant always runs last on a machine whose load drifts. */
-const inTurn = (round) => (round % 2 ? [...variants].reverse() : variants);
-const flush = async (variant) => {
+const inTurn = (/** @type {number} */ round) => (round % 2 ? [...variants].reverse() : variants);
+const flush = async (/** @type {(typeof variants)[number]} */ variant) => {
   for (const node of variant.nodes) await node.command('FLUSHALL');
 };
-const sequential = Object.fromEntries(variants.map((v) => [v.name, []]));
+/** @type {Map<string, { msPerRequest: number, cpuMsPerRequest: number, commandsPerRequest: number }[]>} */
+const sequential = new Map(variants.map((v) => [v.name, []]));
 const oneAtATime = 400;
 for (let round = 0; round < rounds; round++) {
   for (const variant of inTurn(round)) {
@@ -120,7 +132,7 @@ for (let round = 0; round < rounds; round++) {
     const started = performance.now();
     for (let i = 0; i < oneAtATime; i++) await (await fetch(`${app.origin}${page}`)).text();
     const elapsed = performance.now() - started;
-    sequential[variant.name].push({
+    sequential.get(variant.name)?.push({
       msPerRequest: elapsed / oneAtATime,
       cpuMsPerRequest: (cpuMs(app.server.pid) - cpuBefore) / oneAtATime,
       // INFO itself counts once per node.
@@ -130,17 +142,22 @@ for (let round = 0; round < rounds; round++) {
     await sleep(500);
   }
 }
-const [sa, sb, sc, sd, se] = variants.map((v) => ({
-  ms: mean(sequential[v.name].map((r) => r.msPerRequest)),
-  cpu: mean(sequential[v.name].map((r) => r.cpuMsPerRequest)),
-  commands: mean(sequential[v.name].map((r) => r.commandsPerRequest)),
-}));
+const oneAtATimeOf = (/** @type {string} */ name) => {
+  const runs = sequential.get(name) ?? [];
+  return {
+    ms: mean(runs.map((r) => r.msPerRequest)),
+    cpu: mean(runs.map((r) => r.cpuMsPerRequest)),
+    commands: mean(runs.map((r) => r.commandsPerRequest)),
+  };
+};
+const [sa, sb, sc, sd, se] = /** @type {[S, S, S, S, S]} */ (variants.map((v) => oneAtATimeOf(v.name)));
+/** @typedef {ReturnType<typeof oneAtATimeOf>} S */
 console.log(
   `\n0. ${page} (a cache hit), ${oneAtATime} requests one at a time, ${rounds} rounds, A B C D E, then E D C B A:`,
 );
 console.table(
-  variants.map((v, i) => {
-    const s = [sa, sb, sc, sd, se][i];
+  variants.map((v) => {
+    const s = oneAtATimeOf(v.name);
     return {
       variant: v.name,
       'ms/request': s.ms.toFixed(2),
@@ -157,7 +174,8 @@ console.log(
 );
 
 // 1. The ISR page's hit path under load, A B C D E E D C B A.
-const results = Object.fromEntries(variants.map((v) => [v.name, []]));
+/** @type {Map<string, (Awaited<ReturnType<typeof load>> & { commandsPerRequest: number })[]>} */
+const results = new Map(variants.map((v) => [v.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (const variant of inTurn(round)) {
     await flush(variant);
@@ -167,7 +185,7 @@ for (let round = 0; round < rounds; round++) {
     const result = await load(app.origin, page, app.server.pid, { connections, seconds });
     // INFO itself counts once per node; warm-up requests (2 s, in `load`) are counted with their own total.
     const commands = (await redisCommands(variant.nodes)) - commandsBefore - variant.nodes.length;
-    results[variant.name].push({
+    results.get(variant.name)?.push({
       ...result,
       commandsPerRequest: variant.redis ? commands / (result.requests + result.warmUpRequests) : 0,
     });
@@ -175,24 +193,25 @@ for (let round = 0; round < rounds; round++) {
     await sleep(500);
   }
 }
-const summary = (name) => {
-  const runs = results[name];
+const summary = (/** @type {string} */ name) => {
+  const runs = results.get(name) ?? [];
   return {
     rps: mean(runs.map((r) => r.rps)),
-    cpu: mean(runs.map((r) => r.cpuMsPerRequest)),
+    cpu: mean(runs.map((r) => r.cpuMsPerRequest ?? NaN)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     commands: mean(runs.map((r) => r.commandsPerRequest)),
   };
 };
-const [a, b, c, d, e] = variants.map((v) => summary(v.name));
+const [a, b, c] = /** @type {[L, L, L]} */ (variants.map((v) => summary(v.name)));
+/** @typedef {ReturnType<typeof summary>} L */
 console.log(
   `\n1. ${page} (a cache hit), one instance, ${connections} connections, ${rounds} rounds of 2 s warm-up + ${seconds} s, A B C D E, then E D C B A:`,
 );
 console.table(
-  variants.map((v, i) => {
-    const s = [a, b, c, d, e][i];
+  variants.map((v) => {
+    const s = summary(v.name);
     return {
       variant: v.name,
       'req/s': Math.round(s.rps),
@@ -218,12 +237,17 @@ await redisCluster.stop();
 
 // 2. Revalidation reaching three instances.
 await redis.command('FLUSHALL');
+/** @type {Awaited<ReturnType<typeof startApp>>[]} */
 const cluster = [];
 for (let i = 0; i < 3; i++) cluster.push(await startApp(ports.app + i, { redis: single }));
+/** @type {number[]} */
 const spread = [];
 for (let i = 0; i < revalidations; i++) {
-  const before = await generatedAt(cluster[0].origin);
-  const response = await fetch(`${cluster[i % 3].origin}/api/revalidate`, {
+  const [first] = cluster;
+  const asked = cluster[i % 3];
+  if (!first || !asked) throw new Error('the three instances did not start');
+  const before = await generatedAt(first.origin);
+  const response = await fetch(`${asked.origin}/api/revalidate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
     body: JSON.stringify({ path: page }),

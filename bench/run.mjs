@@ -78,24 +78,33 @@ const measuredPage = '/examples';
 const bareDir = 'bench/.baseline-no-proxy';
 function copyBare() {
   rmSync(bareDir, { recursive: true, force: true });
-  cpSync('bench/baseline', bareDir, { recursive: true, filter: (src) => !/[/\\](proxy\.js|\.next)$/.test(src) });
+  cpSync('bench/baseline', bareDir, {
+    recursive: true,
+    filter: (/** @type {string} */ src) => !/[/\\](proxy\.js|\.next)$/.test(src),
+  });
 }
 
 const ingest = startIngest(ingestPort);
 const ingestDsn = ingest.dsn;
+const httpsIngestPort = Number(option('https-ingest-port', port + 97));
+const httpsIngest = startHttpsIngest(httpsIngestPort, httpsIngestPort + 1);
 
+const appTarget = {
+  dir: benchApp,
+  port: port + 2,
+  // Reporting and tracing fully on, sending to a local ingest that accepts everything.
+  // Its own build directory: `npm start` keeps serving the build it had.
+  env: { SENTRY_DSN: ingestDsn, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, NEXT_DIST_DIR: '.next-bench' },
+};
+/** @typedef {keyof typeof targets} Target */
 const targets = {
   // The bare app without the spec's proxy: only to show what the proxy itself costs (its own column).
   bare: { dir: bareDir, port, env: {} },
   // The baseline: a bare app with the same routes and the spec's proxy matcher. Every ratio is against it.
   baseline: { dir: 'bench/baseline', port: port + 1, env: {} },
-  app: {
-    dir: benchApp,
-    port: port + 2,
-    // Reporting and tracing fully on, sending to a local ingest that accepts everything.
-    // Its own build directory: `npm start` keeps serving the build it had.
-    env: { SENTRY_DSN: ingestDsn, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, NEXT_DIST_DIR: '.next-bench' },
-  },
+  app: appTarget,
+  // The app's build and settings, its server's reports to the HTTPS ingest.
+  appHttps: { ...appTarget, port: port + 5, env: { ...appTarget.env, ...httpsIngest.serverEnv } },
 };
 const routes = [
   { name: 'static page', path: '/examples/new' },
@@ -103,42 +112,52 @@ const routes = [
   { name: 'API route', path: '/api/health' },
 ];
 const pages = [measuredPage, '/examples/new', '/examples/42'];
-const httpsIngestPort = Number(option('https-ingest-port', port + 97));
-const httpsIngest = startHttpsIngest(httpsIngestPort, httpsIngestPort + 1);
-// The app's build and settings, its server's reports to the HTTPS ingest.
-targets.appHttps = { ...targets.app, port: port + 5, env: { ...targets.app.env, ...httpsIngest.serverEnv } };
 
+/** @param {Target} name */
 function build(name) {
   const env = { BUILD_ID: `bench-${name}`, ...targets[name].env };
   return name === 'app' ? buildApp(env) : buildBaseline(targets[name].dir, env);
 }
+/** @param {Target} name */
 function start(name) {
   const { dir, port, env } = targets[name];
   return nextStart(dir, port, env);
 }
 
+/**
+ * The gzipped size of the scripts a page loads with it (those for browsers without modules left out), in KB.
+ * @param {string} origin
+ * @param {string} path
+ */
 async function firstLoadJs(origin, path) {
   const html = await (await fetch(`${origin}${path}`)).text();
   const scripts = [...html.matchAll(/<script\b([^>]*)\bsrc="([^"]+)"([^>]*)>/g)]
-    .filter(([, before, , after]) => !/\bnoModule\b/i.test(before + after))
-    .map(([, , src]) => src);
+    .filter(([, before = '', , after = '']) => !/\bnoModule\b/i.test(before + after))
+    .map(([, , src = '']) => src);
   let bytes = 0;
   for (const src of scripts)
     bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer())).length;
   return bytes / 1024;
 }
 
+/** @param {number[]} values */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (/** @type {number} */ i) => sorted[i] ?? NaN;
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 /**
  * The app under a steady load over all three routes for `soakSeconds`, resident memory sampled every 5 s. A leak
  * shows as steady growth after the first minute (warm-up: JIT, caches, lazily loaded route modules).
  */
+/**
+ * @param {string} origin
+ * @param {number | undefined} pid
+ */
 async function soakTest(origin, pid) {
+  /** @type {{ s: number, mb: number }[]} */
   const samples = [];
   const started = Date.now();
   const sampler = setInterval(() => samples.push({ s: (Date.now() - started) / 1000, mb: rssMb(pid) }), 5000);
@@ -167,6 +186,11 @@ async function soakTest(origin, pid) {
 }
 
 const loadOptions = { connections, seconds };
+/**
+ * @param {Target} name
+ * @param {{ name: string }} route
+ * @param {Awaited<ReturnType<typeof load>>} result
+ */
 function recordLoad(name, route, result) {
   record(name, `${route.name} req/s`, result.rps);
   record(name, `${route.name} p50 ms`, result.p50);
@@ -176,14 +200,18 @@ function recordLoad(name, route, result) {
   record(name, 'peak RSS under load MB', result.peakRssMb);
 }
 
-/** Lighthouse's mobile (the default: a mid-range phone on slow 4G, both simulated) and desktop presets. */
+/**
+ * Lighthouse's mobile (the default: a mid-range phone on slow 4G, both simulated) and desktop presets.
+ * @param {Target} name
+ * @param {string} origin
+ */
 async function lighthouseRun(name, origin) {
   const mobile = await lighthouse(`${origin}${measuredPage}`);
   const desktop = await lighthouse(`${origin}${measuredPage}`, 'desktop');
-  for (const [preset, result] of [
+  for (const [preset, result] of /** @type {const} */ ([
     ['mobile', mobile],
     ['desktop', desktop],
-  ]) {
+  ])) {
     const label = preset === 'mobile' ? 'Lighthouse' : 'Lighthouse desktop';
     record(name, `${label} performance /`, result.score);
     record(name, `${label} TBT / ms`, result.tbtMs);
@@ -210,21 +238,27 @@ async function lighthouseRun(name, origin) {
  * What each long task's script is (bench/long-task-causes.mjs scriptRole: error reporting, replay, the page, the
  * framework). Read from the server while it runs, each script once.
  */
+/** @type {Map<string, { role: string, source: string }>} */
 const scriptRoles = new Map();
+/**
+ * @param {string} origin
+ * @param {{ startMs: number, ms: number, url: string }[]} tasks
+ */
 async function withScriptRoles(origin, tasks) {
   await pageScripts(
     origin,
     tasks.map((task) => task.url),
     scriptRoles,
   );
-  for (const task of tasks) {
+  return tasks.map((task) => {
     const script = scriptRoles.get(task.url);
-    task.script = script ? scriptFile(task.url) : task.url;
-    task.role = script?.role ?? '';
-  }
-  return tasks;
+    return { ...task, script: script ? scriptFile(task.url) : task.url, role: script?.role ?? '' };
+  });
 }
-/** Each mobile run's long tasks, for the table of the run with the median TBT. */
+/**
+ * Each mobile run's long tasks, for the table of the run with the median TBT.
+ * @type {{ build: Target, tbtMs: number, tasks: Awaited<ReturnType<typeof withScriptRoles>> }[]}
+ */
 const longTaskRuns = [];
 
 /** The long tasks of each build's Lighthouse mobile run whose TBT is the median. */
@@ -242,7 +276,10 @@ function printLongTasks() {
   }
 }
 
-/** Each build's traced loads (bench/lib.mjs longTaskLoads): their long tasks with causes. */
+/**
+ * Each build's traced loads (bench/lib.mjs longTaskLoads): their long tasks with causes.
+ * @type {Record<string, Awaited<ReturnType<typeof longTaskLoads>>>}
+ */
 const tracedLoads = {};
 
 /** Each build's long tasks from its traced loads, with their causes, then per cause over its loads. */
@@ -262,18 +299,31 @@ function printLongTaskCauses() {
   }
 }
 
+/** @type {Partial<Awaited<ReturnType<typeof soakTest>>>} */
 const soak = {};
+/** @type {Record<Target, Record<string, number[]>>} */
 const figures = { bare: {}, baseline: {}, app: {}, appHttps: {} };
-const record = (target, key, value) => (figures[target][key] ??= []).push(value);
+/**
+ * Keeps one figure of a round; one not taken (undefined) is left out rather than making the median NaN.
+ * @param {Target} target
+ * @param {string} key
+ * @param {number | undefined} value
+ */
+const record = (target, key, value) => {
+  if (value !== undefined) (figures[target][key] ??= []).push(value);
+};
 /** Lighthouse audits that kept accessibility, best practices or SEO under 100, in any round. */
 const lighthouseMissed = new Set();
-/** Each mobile run, in order: the medians hide which side of LCP's race (bench/lib.mjs) each run fell on. */
+/**
+ * Each mobile run, in order: the medians hide which side of LCP's race (bench/lib.mjs) each run fell on.
+ * @type {Record<string, string | number>[]}
+ */
 const lighthouseMobileRuns = [];
 
 try {
   if (!skipBuild) {
     copyBare();
-    for (const name of ['bare', 'baseline', 'app']) {
+    for (const name of /** @type {const} */ (['bare', 'baseline', 'app'])) {
       console.log(`building ${name} …`);
       record(name, 'build s', build(name));
     }
@@ -281,7 +331,7 @@ try {
   // Lighthouse first, A B A B …, each on a freshly started, warmed server: medians of 5 (LCP under simulated
   // throttling is bimodal on this page, docs/performance.md, so 3 runs can flip the median).
   for (let run = 1; run <= lighthouseRuns; run++) {
-    for (const name of ['baseline', 'app']) {
+    for (const name of /** @type {const} */ (['baseline', 'app'])) {
       console.log(`Lighthouse ${run}/${lighthouseRuns}: ${name}`);
       const { server, origin } = await start(name);
       try {
@@ -294,7 +344,7 @@ try {
     }
   }
   // What causes each long task: a performance trace of a load per build at Lighthouse's 4× CPU (bench/long-tasks.mjs).
-  for (const name of longTaskLoadCount > 0 ? ['baseline', 'app'] : []) {
+  for (const name of longTaskLoadCount > 0 ? /** @type {const} */ (['baseline', 'app']) : []) {
     console.log(`Long tasks: ${name}, ${longTaskLoadCount} traced load(s) at 4× CPU`);
     const { server, origin } = await start(name);
     try {
@@ -309,7 +359,7 @@ try {
     }
   }
   for (let round = 1; round <= (lighthouseOnly ? 0 : rounds); round++) {
-    for (const name of ['bare', 'baseline', 'app', 'appHttps']) {
+    for (const name of /** @type {const} */ (['bare', 'baseline', 'app', 'appHttps'])) {
       console.log(`round ${round}/${rounds}: ${name}`);
       const { server, origin } = await start(name);
       try {
@@ -365,6 +415,7 @@ try {
   httpsIngest.stop();
 }
 
+/** @type {(target: Target) => Record<string, number | undefined>} */
 const summary = (target) =>
   Object.fromEntries(
     Object.entries(figures[target]).map(([key, values]) => [
@@ -376,20 +427,23 @@ const bare = summary('bare');
 const baseline = summary('baseline');
 const app = summary('app');
 const appHttps = summary('appHttps');
+/** @type {Record<string, number | undefined> | undefined} */
 const earlier = previous ? JSON.parse(readFileSync(previous, 'utf8')).app : undefined;
 
-const fmt = (n) => (n === undefined ? '' : n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2));
+const fmt = (/** @type {number | undefined} */ n) => (n === undefined ? '' : n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 2));
+/** `a / b` as a ratio (`1.23×`), or '' when either is missing. */
+const ratioOf = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) =>
+  a !== undefined && b ? `${(a / b).toFixed(2)}×` : '';
 const rows = Object.keys(app).map((key) => {
-  const ratio = baseline[key] ? app[key] / baseline[key] : undefined;
   return {
     figure: key,
     'bare, no proxy': fmt(bare[key]),
     baseline: fmt(baseline[key]),
     app: fmt(app[key]),
-    'app / baseline': ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
+    'app / baseline': ratioOf(app[key], baseline[key]),
     'app, HTTPS ingest': fmt(appHttps[key]),
-    'app HTTPS / baseline': baseline[key] && appHttps[key] ? `${(appHttps[key] / baseline[key]).toFixed(2)}×` : '',
-    ...(earlier ? { 'app / earlier app': earlier[key] ? `${(app[key] / earlier[key]).toFixed(2)}×` : '' } : {}),
+    'app HTTPS / baseline': appHttps[key] ? ratioOf(appHttps[key], baseline[key]) : '',
+    ...(earlier ? { 'app / earlier app': ratioOf(app[key], earlier[key]) } : {}),
   };
 });
 console.log(
@@ -417,7 +471,7 @@ if (soakSeconds > 0) {
   console.log(
     `Soak (app, ${soakSeconds} s, ${connections} connections over the three routes): ${soak.requests} requests, ` +
       `${soak.errors} errors/non-2xx; RSS ${fmt(soak.rssAt60sMb)} MB at 60 s, ${fmt(soak.rssAtEndMb)} MB at the end, ` +
-      `trend after the first minute ${soak.growthMbPerMin.toFixed(2)} MB/min.`,
+      `trend after the first minute ${fmt(soak.growthMbPerMin)} MB/min.`,
   );
 }
 if (jsonOut) {

@@ -10,14 +10,18 @@ import * as Sentry from '@sentry/node';
 import { option, startIngest } from './lib.mjs';
 
 const count = Number(option('count', 3000));
-const ingest = startIngest(3298);
-await new Promise((ready) => setTimeout(ready, 500));
-
+/** @type {Record<string, Sentry.NodeOptions['transport']>} */
 const ways = {
   'sent to the ingest': undefined,
   'built, not sent (a transport that drops)': () => ({ send: async () => ({}), flush: async () => true }),
 };
 const way = option('way', 'sent to the ingest');
+if (!(way in ways)) {
+  console.error(`--way names no way: ${way}. Name one of: ${Object.keys(ways).join('; ')}.`);
+  process.exit(1);
+}
+const ingest = startIngest(3298);
+await new Promise((ready) => setTimeout(ready, 500));
 Sentry.init({
   dsn: ingest.dsn,
   tracesSampleRate: 1,

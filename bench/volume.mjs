@@ -23,11 +23,13 @@ try {
   await sleep(4000); // the SDK sends each transaction when it ends; give the last ones time
   const items = await ingest.items(undefined, before);
   const requests = perRoute * routes.length;
+  /** @type {Record<string, number>} */
   const byType = {};
   let spans = 0;
   for (const item of items) {
     byType[item.type] = (byType[item.type] ?? 0) + 1;
-    if (item.type === 'transaction') spans += 1 + (item.payload.spans?.length ?? 0);
+    const { spans: childSpans = [] } = /** @type {{ spans?: unknown[] }} */ (item.payload);
+    if (item.type === 'transaction') spans += 1 + childSpans.length;
   }
   const perRequest = (byType.transaction ?? 0) / requests;
   console.log(`${requests} requests → ${JSON.stringify(byType)}; ${spans} spans (root spans included)`);

@@ -12,7 +12,7 @@ const ms = (value: number) => value * 1000;
 const at = (startMs: number) => navigation + ms(startMs);
 
 /** A task with one piece of work that fills it but for 1 ms at either end. */
-function task(startMs: number, durationMs: number, work: string, data: Record<string, unknown> = {}) {
+function task(startMs: number, durationMs: number, work: string, data: { url?: string } = {}) {
   return [
     { name: 'RunTask', ph: 'X', pid, tid, ts: at(startMs), dur: ms(durationMs) },
     { name: work, ph: 'X', pid, tid, ts: at(startMs + 1), dur: ms(durationMs - 2), args: { data } },
@@ -49,7 +49,7 @@ const events = [
     ts: navigation,
     args: { data: { documentLoaderURL: 'http://localhost:3710/examples', isLoadingMainFrame: true } },
   },
-  { name: 'Profile', ph: 'P', pid, tid, id: '0x1', args: { data: { startTime: navigation } } },
+  { name: 'Profile', ph: 'P', pid, tid, ts: navigation, id: '0x1', args: { data: { startTime: navigation } } },
   {
     name: 'ProfileChunk',
     ph: 'P',

@@ -27,7 +27,15 @@ const sdkMentions = 5;
  * @returns {string[]}
  */
 export function lazySdkChunks(distDir) {
-  /** @type {{ pages?: Record<string, string[]>, rootMainFiles?: string[], polyfillFiles?: string[], lowPriorityFiles?: string[] }} */
+  /**
+   * Next's build-manifest.json: the scripts each page loads, and those every page loads.
+   * @type {{
+   *   pages?: Record<string, string[]>,
+   *   rootMainFiles?: string[],
+   *   polyfillFiles?: string[],
+   *   lowPriorityFiles?: string[],
+   * }}
+   */
   const manifest = JSON.parse(readFileSync(join(distDir, 'build-manifest.json'), 'utf8'));
   const withPages = new Set(
     [
