@@ -42,9 +42,12 @@ describe('the Node.js release line (.nvmrc)', () => {
   it.skipIf(!olderNode)(
     'an older Node.js gets that sentence from npm start, build, test and dev, not a stack trace',
     () => {
-      const scripts = ['start', 'build', 'node-version'].map((name) => `packages/foundation/scripts/${name}.mjs`);
-      for (const script of [...scripts, 'scripts/test.mjs']) {
-        const run = spawnSync(olderNode!, [script], { encoding: 'utf8', timeout: 10_000 });
+      const scripts = ['start', 'build', 'node-version'].map((name) => [`packages/foundation/scripts/${name}.mjs`]);
+      // The package's bin, which the apps' dev, build and start run.
+      const bin = ['dev', 'build', 'start'].map((command) => ['packages/foundation/scripts/cli.mjs', command]);
+      for (const args of [...scripts, ...bin, ['scripts/test.mjs']]) {
+        const run = spawnSync(olderNode!, args, { encoding: 'utf8', timeout: 10_000 });
+        const script = args.join(' ');
         expect(run.status, script).toBe(1);
         expect(run.stderr.trim(), script).toMatch(/^This project needs Node\.js \d+ or newer [^\n]*try again\.$/);
       }
