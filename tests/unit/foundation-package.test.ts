@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -47,6 +47,21 @@ describe('the foundation package', () => {
         (specifier.startsWith(`${name}/`) && !(`.${specifier.slice(name.length)}` in exports)),
     );
     expect(deep.map(({ file, specifier }) => `${file}: ${specifier}`)).toEqual([]);
+  });
+
+  it("runs in the apps' scripts through its bin, never by a path into its files", () => {
+    const { bin } = manifest(foundation) as { bin: Record<string, string> };
+    const cli = join(foundation, bin['web-foundation']!);
+    // npm links the file as it is: it must say which interpreter runs it, and be executable (git keeps the mode).
+    expect(readFileSync(cli, 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(statSync(cli).mode & 0o111).not.toBe(0);
+    const scripts = ['.', ...readdirSync('apps').map((app) => join('apps', app))].flatMap((dir) =>
+      Object.entries((manifest(dir).scripts ?? {}) as Record<string, string>).map(
+        ([script, command]) => `${dir} ${script}: ${command}`,
+      ),
+    );
+    expect(scripts.some((line) => line.includes('exec web-foundation start'))).toBe(true);
+    expect(scripts.filter((line) => line.includes(foundation))).toEqual([]);
   });
 
   it('takes next, React and the Sentry SDK at the versions the app pins, so that npm installs one copy of each', () => {
