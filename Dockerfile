@@ -17,6 +17,8 @@ ENV BUILD_ID=$BUILD_ID NEXT_PUBLIC_SENTRY_DSN=$NEXT_PUBLIC_SENTRY_DSN \
 COPY package.json package-lock.json ./
 # The foundation's package is a workspace of the app: npm links it, and installs its dependencies, from its manifest.
 COPY packages/foundation/package.json packages/foundation/
+# Its bin, `web-foundation`, which `npm run build` runs: npm links a bin only if its file is there at install.
+COPY packages/foundation/scripts/cli.mjs packages/foundation/scripts/
 COPY apps/web/package.json apps/web/
 COPY apps/guide/package.json apps/guide/
 COPY apps/reference/package.json apps/reference/
