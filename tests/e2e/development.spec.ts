@@ -16,12 +16,12 @@ import { freePort } from '../support/processes';
 /** The app `next dev` serves, run in its own folder as `npm run dev` runs it. */
 const copy = apps.guide;
 
-/** The script the app's package.json `dev` runs, from the app's folder. */
-function devScript(): string {
+/** What the app's package.json `dev` runs, as node's arguments: the foundation's bin as npm linked it, and `dev`. */
+function devCommand(): string[] {
   const manifest = JSON.parse(readFileSync(`${copy}/package.json`, 'utf8')) as { scripts: { dev: string } };
-  const path = /^(?:exec )?node (\S+\/dev\.mjs)$/.exec(manifest.scripts.dev)?.[1];
-  if (!path) throw new Error(`${copy}/package.json's dev script no longer runs "node …/dev.mjs".`);
-  return resolve(copy, path);
+  const command = /^(?:exec )?web-foundation (dev)$/.exec(manifest.scripts.dev)?.[1];
+  if (!command) throw new Error(`${copy}/package.json's dev script no longer runs "web-foundation dev".`);
+  return [resolve('node_modules/.bin/web-foundation'), command];
 }
 
 /** An envelope as Spotlight's `/stream` sends it: its header and its items, each a header and a payload. */
@@ -93,7 +93,7 @@ test.beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   // Next listens as `localhost` (loopback), the name it trusts by default, and the tests open it at 127.0.0.1: with
   // `-H 127.0.0.1` Next would trust that name too, and hot reload would connect without `allowedDevOrigins`.
-  dev = spawn('node', [devScript(), '-H', 'localhost', '-p', String(port)], {
+  dev = spawn('node', [...devCommand(), '-H', 'localhost', '-p', String(port)], {
     cwd: copy,
     detached: true,
     env: {
