@@ -23,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
-import { apps, builtDir, serverDir } from '../tests/support/e2e-env.mts';
-import { freePort } from '../tests/support/processes.ts';
-import { startRedis } from '../tests/support/redis.ts';
+import { apps, builtDir, serverDir } from '@web-foundation/testing/env';
+import { freePort } from '@web-foundation/testing/processes';
+import { startRedis } from '@web-foundation/testing/services';
 
 const commit = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 if (!commit) {

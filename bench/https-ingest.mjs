@@ -25,8 +25,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
-import { apps, serverDir } from '../tests/support/e2e-env.mts';
-import { now } from '../tests/support/ingest.ts';
+import { apps, serverDir } from '@web-foundation/testing/env';
+import { now } from '@web-foundation/testing/ingest';
 
 const rounds = Number(option('rounds', 6));
 const seconds = Number(option('seconds', 10));

@@ -5,9 +5,9 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '../tests/support/e2e-env.mts';
-import { IngestClient } from '../tests/support/ingest.ts';
-import { killedOnExit } from '../tests/support/processes.ts';
+import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '@web-foundation/testing/env';
+import { IngestClient } from '@web-foundation/testing/ingest';
+import { killedOnExit } from '@web-foundation/testing/processes';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { longTaskCauses, scriptRole, scriptUrls, traceCategories } from './long-task-causes.mjs';
 
@@ -22,13 +22,13 @@ export function option(name, fallback) {
 
 /**
  * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
- * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
+ * tests' client (packages/testing/src/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
  * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load). `env`: more of
  * the ingest's settings (its HTTPS listener: bench/https-ingest-sink.mjs).
  */
 export function startIngest(port, env = {}) {
   const ingest = killedOnExit(
-    spawn('node', ['tests/support/sentry-ingest.mjs'], {
+    spawn('node', ['packages/testing/src/sentry-ingest.mjs'], {
       stdio: 'ignore',
       env: { ...process.env, INGEST_PORT: String(port), ...env },
     }),

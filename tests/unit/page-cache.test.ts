@@ -18,7 +18,7 @@ import {
 } from '../../packages/foundation/src/server/pageCacheEntry';
 import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis';
 import { recordPageCacheWrite, renderedItself } from '../../packages/foundation/src/server/revalidationWrites';
-import { startRedis, type Redis } from '../support/redis';
+import { startRedis, type Redis } from '@web-foundation/testing/services';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
 

@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { startBackend, type Backend } from '../support/backend';
-import { startExpectingExit, startInstance, type Instance } from '../support/cluster';
-import { freePort } from '../support/processes';
-import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
-import { migrate, startPostgres, type Postgres } from '../support/postgres';
-import { expect, test } from './fixtures';
-import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
+import { startBackend, type Backend, migrate, startPostgres, type Postgres } from '@web-foundation/testing/services';
+import { startExpectingExit, startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { freePort } from '@web-foundation/testing/processes';
+import { testedApp } from '@web-foundation/testing/apps';
+import { e2eDistDir, serverDir } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
+import { testSettings as guideSettings } from './settings';
+
+/** This app, as the tests build and serve it. */
+const guide = testedApp('guide');
 
 // Issue 35: sections 4a and 4b of docs/build-your-product.md, in the guide's app (apps/guide) as the tests build it.
 // The product's settings stop a bad start with one sentence; its migration runner
@@ -38,7 +41,7 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
   test.setTimeout(60_000);
   const missing = await startExpectingExit(
     { ...guideSettings, BACKEND_URL: undefined, DATABASE_URL: 'postgres://app@127.0.0.1:9/none' },
-    serverDir(e2eDistDir, apps.guide),
+    serverDir(e2eDistDir, guide.dir),
   );
   expect(missing.code).toBe(1);
   expect(missing.fatal).toContain(
@@ -50,7 +53,7 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
       BACKEND_URL: 'http://127.0.0.1:9',
       DATABASE_URL: 'mysql://app:hunter2@db.internal/app',
     },
-    serverDir(e2eDistDir, apps.guide),
+    serverDir(e2eDistDir, guide.dir),
   );
   expect(wrong.code).toBe(1);
   expect(wrong.fatal).toContain(
@@ -62,11 +65,11 @@ test('the product’s settings: a missing or wrong one stops start-up with one s
 test('scripts/migrate.mjs applies each migration once, in a transaction, and fails with one line', async () => {
   test.setTimeout(60_000);
   postgres = await startPostgres();
-  expect(migrate(postgres.url, apps.guide)).toBe(
+  expect(migrate(postgres.url, guide.dir)).toBe(
     'migrate: applied 0001-products.sql\nmigrate: up to date, 1 migration(s).\n',
   );
   // Again: nothing new to apply, and the table is left as it was.
-  expect(migrate(postgres.url, apps.guide)).toBe('migrate: up to date, 1 migration(s).\n');
+  expect(migrate(postgres.url, guide.dir)).toBe('migrate: up to date, 1 migration(s).\n');
   const client = new pg.Client(postgres.url);
   await client.connect();
   try {
@@ -79,7 +82,7 @@ test('scripts/migrate.mjs applies each migration once, in a transaction, and fai
 
   const run = (env: Record<string, string>) =>
     spawnSync('node', ['scripts/migrate.mjs'], {
-      cwd: apps.guide,
+      cwd: guide.dir,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
       encoding: 'utf8',
     });
@@ -100,8 +103,8 @@ test('SIGTERM: the request in flight finishes, then the database pool closes (on
     startPostgres(),
     startBackend({ '/greeting': { greeting: 'Hello from the backend' } }),
   ]);
-  migrate(postgres.url, apps.guide);
-  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+  migrate(postgres.url, guide.dir);
+  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, guide.dir), {
     ...guideSettings,
     BACKEND_URL: backend.origin,
     DATABASE_URL: postgres.url,

@@ -7,14 +7,13 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { startBackend, type Backend } from '../support/backend';
-import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
-import { apps } from '../support/e2e-env.mts';
-import { migrate, startPostgres, type Postgres } from '../support/postgres';
-import { freePort } from '../support/processes';
+import { startBackend, type Backend, migrate, startPostgres, type Postgres } from '@web-foundation/testing/services';
+import { testSettings as guideSettings } from './settings';
+import { testedApp } from '@web-foundation/testing/apps';
+import { freePort } from '@web-foundation/testing/processes';
 
 /** The app `next dev` serves, run in its own folder as `npm run dev` runs it. */
-const copy = apps.guide;
+const copy = testedApp('guide').dir;
 
 /** The script the app's package.json `dev` runs, from the app's folder. */
 function devScript(): string {

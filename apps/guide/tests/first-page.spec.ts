@@ -1,5 +1,5 @@
-import { firstException } from '../support/ingest';
-import { expect, gotoWithRequestId, test } from './fixtures';
+import { firstException } from '@web-foundation/testing/ingest';
+import { expect, gotoWithRequestId, test } from '@web-foundation/testing';
 
 // Issue 24: the first step of docs/build-your-product.md, in the guide's app (apps/guide) as `npm test` builds and
 // serves it. A newcomer's new page and API route are served, traced, and their errors reported, exactly as the guide

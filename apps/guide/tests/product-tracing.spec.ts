@@ -1,20 +1,30 @@
 import { readFileSync } from 'node:fs';
 import type { Event, SpanJSON } from '@sentry/core';
 import pg from 'pg';
-import { startBackend, type Backend, type BackendRequest } from '../support/backend';
-import { startInstance, type Instance } from '../support/cluster';
-import { apps, builtDir, e2eDistDir, serverDir } from '../support/e2e-env.mts';
-import type { IngestClient } from '../support/ingest';
-import { migrate, startPostgres, type Postgres } from '../support/postgres';
-import { expect, gotoWithRequestId, test } from './fixtures';
-import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
+import {
+  startBackend,
+  type Backend,
+  type BackendRequest,
+  migrate,
+  startPostgres,
+  type Postgres,
+} from '@web-foundation/testing/services';
+import { startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { testedApp } from '@web-foundation/testing/apps';
+import { builtDir, e2eDistDir, serverDir } from '@web-foundation/testing/env';
+import type { IngestClient } from '@web-foundation/testing/ingest';
+import { expect, gotoWithRequestId, test } from '@web-foundation/testing';
+import { testSettings as guideSettings } from './settings';
+
+/** This app, as the tests build and serve it. */
+const guide = testedApp('guide');
 
 // Issue 29: a product's own calls are traced. Step 4 of docs/build-your-product.md (a page that calls the backend with
 // fetch and queries Postgres, an API route that calls it with node:http) is built by `npm test` in the guide's app
 // (apps/guide), and served here by an instance of its own against a
 // backend and a Debian Postgres of this test's. The spans come from the SDK's diagnostics-channel injection, which an
 // SDK or Next upgrade could drop silently: this test would fail.
-const release = readFileSync(`${builtDir(e2eDistDir, apps.guide)}/BUILD_ID`, 'utf8').trim();
+const release = readFileSync(`${builtDir(e2eDistDir, guide.dir)}/BUILD_ID`, 'utf8').trim();
 
 /**
  * A wait, created now, before the request is sent with this X-Request-Id: its transaction, and a finder for its spans.
@@ -71,12 +81,12 @@ test("a page's fetch and queries and an API route's node:http call are spans und
     startBackend({ '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } }),
   ]);
   // The table comes from the guide's migration, applied by the guide's runner, as a deploy would before start.
-  migrate(postgres.url, apps.guide);
+  migrate(postgres.url, guide.dir);
   const client = new pg.Client(postgres.url);
   await client.connect();
   await client.query("INSERT INTO products (name) VALUES ('pears'), ('apples')");
   await client.end();
-  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+  app = await startInstance(e2eDistDir, serverDir(e2eDistDir, guide.dir), {
     ...guideSettings,
     BACKEND_URL: backend.origin,
     DATABASE_URL: postgres.url,

@@ -1,8 +1,12 @@
-import { startInstance } from '../support/cluster';
-import { apps, e2eDistDir, serverDir } from '../support/e2e-env.mts';
-import { firstException } from '../support/ingest';
-import { expect, gotoWithRequestId, test } from './fixtures';
-import { testSettings as guideSettings } from '../../apps/guide/tests/settings';
+import { startInstance } from '@web-foundation/testing/cluster';
+import { testedApp } from '@web-foundation/testing/apps';
+import { e2eDistDir, serverDir } from '@web-foundation/testing/env';
+import { firstException } from '@web-foundation/testing/ingest';
+import { expect, gotoWithRequestId, test } from '@web-foundation/testing';
+import { testSettings as guideSettings } from './settings';
+
+/** This app, as the tests build and serve it. */
+const guide = testedApp('guide');
 
 // Issue 35: the guide's sign-in (docs/build-your-product.md, 4d), in the guide's app (apps/guide) as the tests build
 // it, served by an instance of its own with a secret, as a team would.
@@ -16,7 +20,7 @@ test('sign-in under the strict CSP: cookie flags, a protected page, cross-site r
   ingest,
 }) => {
   // With the access log on: every request line is printed, and must not hold the session either.
-  const app = await startInstance(e2eDistDir, serverDir(e2eDistDir, apps.guide), {
+  const app = await startInstance(e2eDistDir, serverDir(e2eDistDir, guide.dir), {
     ...guideSettings,
     LOG_REQUESTS: '1',
   });

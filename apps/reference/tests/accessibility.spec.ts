@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
-import { errorPageDescription } from '../../packages/foundation/src/config/site';
-import { axeRuleTags, axeRulesSkippedOn } from '../support/sweep';
-import { axeOn, expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
+import { errorPageDescription } from '@web-foundation/testing/foundation';
+import { axeRuleTags, axeRulesSkippedOn } from '@web-foundation/testing/sweep';
+import { axeOn, expect, recordCspViolations, showMethodNotAllowedPage, test } from '@web-foundation/testing';
+import { samplePaths } from './sample-paths';
 
 // Issue 17: axe-core finds no violation, of any impact, on every reference page, every error page and /diagnostics,
 // after a direct load and after a client-side navigation from the reference pages' index, in the light and the dark
@@ -9,7 +10,7 @@ import { axeOn, expect, recordCspViolations, showMethodNotAllowedPage, test } fr
 // build.
 
 // The rules (`axeRuleTags`: WCAG 2.0, 2.1 and 2.2, A and AA, and best practices) and the rules a page breaks on purpose
-// are the page sweep's (tests/support/sweep.ts, tests/product/sample-paths.ts), one place for both: the two announcer
+// are the page sweep's (packages/testing/src/sweep.ts, apps/reference/tests/sample-paths.ts), one place for both: the two announcer
 // reference pages show the spec's fallbacks (§2), so they lack a title (`document-title`) and `bare` a heading
 // (`page-has-heading-one`). Product screens have both.
 
@@ -21,7 +22,10 @@ async function axeViolations(page: Page, path: string): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const { violations } = await axeOn(page).withTags(axeRuleTags).disableRules(axeRulesSkippedOn(path)).analyze();
+    const { violations } = await axeOn(page)
+      .withTags(axeRuleTags)
+      .disableRules(axeRulesSkippedOn(path, samplePaths))
+      .analyze();
     for (const v of violations) {
       found.push(`${colorScheme}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { buildIdOf, sourceState } from '../../packages/foundation/scripts/build-identity.mts';
-import { apps } from '../support/e2e-env.mts';
+import { buildIdOf, sourceState } from '@web-foundation/testing/foundation';
+import { referenceApp } from '@web-foundation/testing/env';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
 
@@ -10,10 +10,7 @@ test('/api describes the API', async ({ request }) => {
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toContain('application/json');
   // Named by the app's own package.json: the reference app's here, a team's own in its app.
-  const { name, version } = JSON.parse(readFileSync(`${apps.reference}/package.json`, 'utf8')) as Record<
-    string,
-    string
-  >;
+  const { name, version } = JSON.parse(readFileSync(`${referenceApp}/package.json`, 'utf8')) as Record<string, string>;
   expect(await response.json()).toEqual({ name, version });
 });
 
@@ -24,7 +21,7 @@ test('/api/health reports status, build id, deployment id and uptime', async ({ 
   expect(body).toMatchObject({ status: 'ok', buildId: expect.any(String), uptimeSeconds: expect.any(Number) });
   // Issue 6: built without BUILD_ID, the build is named after its git commit (and the uncommitted changes of what the
   // app's build reads, when there are some: issue 45), and Next's deploymentId is the same.
-  expect(body.buildId).toBe(buildIdOf(sourceState(apps.reference)!));
+  expect(body.buildId).toBe(buildIdOf(sourceState(referenceApp)!));
   expect(body.deploymentId).toBe(body.buildId);
 });
 

@@ -1,6 +1,6 @@
-import { appHost, appPort, ingestOrigin } from '../support/e2e-env.mts';
-import { rawRequest } from '../support/raw-http';
-import { expect, test } from './fixtures';
+import { appHost, appPort, ingestOrigin } from '@web-foundation/testing/env';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 5: a corpus of malformed and hostile requests. Each gets a deliberate 4xx (or a correct 2xx/3xx), never a 5xx,
 // a hang, a stack trace or a file path; a forged request id is never echoed; the server stays up.

@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import type { Page } from '@playwright/test';
 import type { Event } from '@sentry/core';
-import { appOrigin } from '../support/e2e-env.mts';
-import type { IngestClient } from '../support/ingest';
-import { memberWith, secret, stopAll, type Member } from '../support/page-cache';
-import { startRedis } from '../support/redis';
-import { expect, test, waitForReporting } from './fixtures';
+import { appOrigin } from '@web-foundation/testing/env';
+import type { IngestClient } from '@web-foundation/testing/ingest';
+import { memberWith, secret, stopAll, type Member } from './page-cache';
+import { startRedis } from '@web-foundation/testing/services';
+import { expect, test, waitForReporting } from '@web-foundation/testing';
 
 // Issue 36, point 6: a cached page's meta tags carried the trace of the request that generated it. A request with
 // `sentry-trace: …-0` and a baggage of its own choosing set every later visitor's trace: their page loads were dropped

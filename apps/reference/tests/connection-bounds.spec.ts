@@ -1,6 +1,5 @@
-import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
-import { clientArrivingBytesLimit, maxBodyPieces } from '../../packages/foundation/src/server/preload/bodies.mts';
-import { startInstance, type Instance } from '../support/cluster';
+import { maxRequestBodyBytes, clientArrivingBytesLimit, maxBodyPieces } from '@web-foundation/testing/foundation';
+import { startInstance, type Instance } from '@web-foundation/testing/cluster';
 import {
   abortMidBody,
   healthMs,
@@ -12,9 +11,9 @@ import {
   resetPeak,
   silentConnections,
   upgradeCycles,
-} from '../support/floods';
-import { rawRequest } from '../support/raw-http';
-import { expect, test } from './fixtures';
+} from '@web-foundation/testing/floods';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, test } from '@web-foundation/testing';
 
 // Issues 36 and 44: no client holds what it does not use. An upgrade no route takes is answered and closed, a socket's
 // life, a silent socket's above all, and the bodies all sockets and each client hold are bounded, a request pipelined

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
-import { startInstance } from '../support/cluster';
-import { appOrigin, chromiumFlags, chromiumPath } from '../support/e2e-env.mts';
-import { front } from '../support/front';
-import type { IngestItem } from '../support/ingest';
-import { expect, recordCspViolations, test, waitForReporting } from './fixtures';
+import { startInstance } from '@web-foundation/testing/cluster';
+import { appOrigin, chromiumFlags, chromiumPath } from '@web-foundation/testing/env';
+import { front } from '@web-foundation/testing/services';
+import type { IngestItem } from '@web-foundation/testing/ingest';
+import { expect, recordCspViolations, test, waitForReporting } from '@web-foundation/testing';
 
 // Issue 29, and the privacy promise: a resource the Content-Security-Policy blocks is reported by the browser to the
 // app's own /api/csp-report, which forwards it to the security endpoint of the server's DSN with the environment and

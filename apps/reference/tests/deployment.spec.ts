@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request, Response, Route } from '@playwright/test';
-import { startInstance, startNginx, type Instance, type Nginx } from '../support/cluster';
-import { appOrigin, builtDir, e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '../support/e2e-env.mts';
-import { startSiteProxy } from '../support/site-proxy';
+import { startInstance, startNginx, type Instance, type Nginx } from '@web-foundation/testing/cluster';
+import { appOrigin, builtDir, e2eDistDir, nextReleaseBuildEnv, rebuildEnv } from '@web-foundation/testing/env';
+import { startSiteProxy } from '@web-foundation/testing/services';
 import {
   clickToLeave,
   expect,
@@ -13,7 +13,7 @@ import {
   routeScripts,
   slowDownCpu,
   test,
-} from './fixtures';
+} from '@web-foundation/testing';
 
 // Issue 6: a rolling deploy behind a real nginx on loopback, and the route-loading failures it provokes.
 

@@ -1,7 +1,7 @@
 import type { Event } from '@sentry/core';
-import { appHost, appOrigin, appPort } from '../support/e2e-env.mts';
-import { rawRequest } from '../support/raw-http';
-import { expect, test } from './fixtures';
+import { appHost, appOrigin, appPort } from '@web-foundation/testing/env';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 36, point 4: the proxy sees a path with its dot segments collapsed, Next routes it as it is. A slug of `..`
 // got past the slug rule and Next answered 500 with an error event, for the page, its data and an image of it.

@@ -1,7 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
-import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
-import { expect, installedIntegrations, replayChunks, test, throwInPage, waitForReplay } from './fixtures';
+import { type IngestClient, replayIdOf, thrownException } from '@web-foundation/testing/ingest';
+import { expect, installedIntegrations, replayChunks, test, throwInPage, waitForReplay } from '@web-foundation/testing';
 
 // Issue 47: replay starts when the page is idle after the SDK, and an error raised before then starts it at once. At
 // each of four moments an error is thrown, and the error event and its replay arrive at the ingest: replay on error

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Event } from '@sentry/core';
-import { copyOfBuild, startInstance, type Instance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mts';
-import { expect, test } from './fixtures';
+import { copyOfBuild, startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { e2eDistDir } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
 
 // Spec §9: image device widths and sizes, minimum cache TTL 60 s, output format webp.
 const image = (width: number, url = '/hero.png') => `/_next/image?url=${encodeURIComponent(url)}&w=${width}&q=75`;

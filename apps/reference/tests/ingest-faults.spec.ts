@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { Event } from '@sentry/core';
-import { appOrigin, ingestOrigin } from '../support/e2e-env.mts';
-import { now, thrownException } from '../support/ingest';
-import { expect, test, throwInPage } from './fixtures';
+import { appOrigin, ingestOrigin } from '@web-foundation/testing/env';
+import { now, thrownException } from '@web-foundation/testing/ingest';
+import { expect, test, throwInPage } from '@web-foundation/testing';
 
 // Issue 5: the app keeps working, and loses no report, while the reporter's ingest fails.
 // These tests switch the shared ingest's mode, so they run alone, after every other test (playwright.config.ts).

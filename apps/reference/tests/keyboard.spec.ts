@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 17: every link is reached with Tab in reading order and followed with Enter; focus is always visible; after a
 // client-side navigation focus is on the new page's main heading, not on the link that left with the old page.

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { startExpectingExit, startInstance } from '../support/cluster';
-import { expect, test } from './fixtures';
+import { startExpectingExit, startInstance } from '@web-foundation/testing/cluster';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 37: the proxy's own answers (a status page it rewrites to) arrive at once on every address the server may
 // listen on. On 127.0.0.1 Next took them for external rewrites and proxied them to localhost, where nothing need answer

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
-import { appHost, apps, e2eServerEnv, serverLogFile, startScript } from '../support/e2e-env.mts';
-import { freePort } from '../support/processes';
-import { expect, test } from './fixtures';
+import { appHost, e2eServerEnv, referenceApp, serverLogFile, startScript } from '@web-foundation/testing/env';
+import { freePort } from '@web-foundation/testing/processes';
+import { expect, test } from '@web-foundation/testing';
 
 // The server's log (packages/foundation/src/observability/server/log.mts) as an operator reads it: one JSON line per
 // event, carrying the request id and the trace id that the request's Sentry events carry, and sent to Sentry as logs.
@@ -123,7 +123,7 @@ test('error lines reach Sentry as logs, batched, linked to the trace, without co
 async function serverRun(env: Record<string, string>, whileUp?: (origin: string) => Promise<void>) {
   const port = await freePort();
   const server = spawn('node', [startScript], {
-    cwd: apps.reference,
+    cwd: referenceApp,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,6 +1,5 @@
 import type { Locator, Page, Request, Route } from '@playwright/test';
-import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../packages/foundation/src/config/specification.mts';
+import { fullNavigationAfterMs, routeLoadTimeoutMs } from '@web-foundation/testing/foundation';
 import {
   clickToLeave,
   expect,
@@ -11,7 +10,7 @@ import {
   test,
   waitForReplay,
   waitForReporting,
-} from './fixtures';
+} from '@web-foundation/testing';
 
 // Issue 16: a real pointer click on a link whose route's scripts stall ends, within the spec's route load time-out
 // (3.8 s) and the guard's margin, in a full navigation to the target, once, with or without the browser SDK running

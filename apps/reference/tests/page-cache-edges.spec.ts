@@ -1,19 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Event } from '@sentry/core';
-import { copyOfBuild, startExpectingExit } from '../support/cluster';
-import { builtDir, e2eDistDir } from '../support/e2e-env.mts';
-import {
-  generatedPath,
-  member,
-  memberWith,
-  revalidate,
-  served,
-  servedData,
-  stopAll,
-  type Member,
-} from '../support/page-cache';
-import { startRedis, type Redis } from '../support/redis';
-import { expect, test } from './fixtures';
+import { copyOfBuild, startExpectingExit } from '@web-foundation/testing/cluster';
+import { builtDir, e2eDistDir } from '@web-foundation/testing/env';
+import { generatedPath, member, memberWith, revalidate, served, servedData, stopAll, type Member } from './page-cache';
+import { startRedis, type Redis } from '@web-foundation/testing/services';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 27: the shared page cache against hostile input and a failing Redis. Two instances, each from its own copy of
 // the build, share one Redis.

@@ -8,7 +8,7 @@ import {
   servedData,
   stopAll,
   type Member,
-} from '../support/page-cache';
+} from './page-cache';
 import {
   makeCertificates,
   startCluster,
@@ -20,8 +20,8 @@ import {
   type Forwarder,
   type Redis,
   type SentinelSet,
-} from '../support/redis';
-import { expect, test } from './fixtures';
+} from '@web-foundation/testing/services';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 38: Redis as teams run it. Two instances, each from its own copy of the build, share pages through a Redis
 // over TLS, through a failover behind one address, through Sentinel, and through a Cluster.

@@ -1,7 +1,7 @@
 import type { Event } from '@sentry/core';
-import { startInstance, startNginx, type Nginx } from '../support/cluster';
-import { e2eDistDir, nextReleaseBuildEnv } from '../support/e2e-env.mts';
-import { now, type Moment } from '../support/ingest';
+import { startInstance, startNginx, type Nginx } from '@web-foundation/testing/cluster';
+import { e2eDistDir, nextReleaseBuildEnv } from '@web-foundation/testing/env';
+import { now, type Moment } from '@web-foundation/testing/ingest';
 import {
   generatedPath,
   load,
@@ -12,9 +12,9 @@ import {
   servedData,
   stopAll,
   type Member,
-} from '../support/page-cache';
-import { redisServer, startRedis, type Redis } from '../support/redis';
-import { expect, test } from './fixtures';
+} from './page-cache';
+import { redisServer, startRedis, type Redis } from '@web-foundation/testing/services';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 22: three instances behind nginx, each from its own copy of the build, share one page cache in Redis.
 

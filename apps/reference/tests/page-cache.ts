@@ -1,8 +1,8 @@
 // The page-cache tests' cluster members: instances of a build, each from its own copy, sharing one Redis, and what
 // they serve.
-import { copyOfBuild, startInstance, type Instance } from './cluster';
-import { e2eDistDir } from './e2e-env.mts';
-import type { Redis } from './redis';
+import { copyOfBuild, startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { e2eDistDir } from '@web-foundation/testing/env';
+import type { Redis } from '@web-foundation/testing/services';
 
 export const secret = 'e2e-revalidate-secret-0123456789abcdef';
 export const generatedPath = '/examples/generated';

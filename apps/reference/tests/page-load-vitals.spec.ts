@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { appOrigin } from '../support/e2e-env.mts';
-import { expect, sdkChunks, test, waitForReporting } from './fixtures';
+import { appOrigin } from '@web-foundation/testing/env';
+import { expect, sdkChunks, test, waitForReporting } from '@web-foundation/testing';
 
 // Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
 // the browser measured before it arrived (packages/foundation/src/observability/browser/loader.ts,

@@ -1,6 +1,6 @@
 import type { Event } from '@sentry/core';
-import { startInstance } from '../support/cluster';
-import { expect, test } from './fixtures';
+import { startInstance } from '@web-foundation/testing/cluster';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 39: the server's personal-data switch is SENTRY_COLLECT_PII, parsed once
 // (packages/foundation/src/config/settings.mts). Its error events, its log lines, its access log and its CSP forwards

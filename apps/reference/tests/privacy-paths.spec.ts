@@ -1,12 +1,12 @@
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event } from '@sentry/core';
 import type { Page } from '@playwright/test';
-import { appHost } from '../support/e2e-env.mts';
-import { startInstance, type Instance } from '../support/cluster';
-import { spansIn, thrownException, type IngestClient, type IngestItem } from '../support/ingest';
-import { slowInteractionTakenIn } from '../support/interactions';
-import { rawRequest } from '../support/raw-http';
-import { expect, installedIntegrations, test as base, throwInPage, waitForReplay } from './fixtures';
+import { appHost } from '@web-foundation/testing/env';
+import { startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { spansIn, thrownException, type IngestClient, type IngestItem } from '@web-foundation/testing/ingest';
+import { slowInteractionTakenIn } from '@web-foundation/testing/interactions';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, installedIntegrations, test as base, throwInPage, waitForReplay } from '@web-foundation/testing';
 
 // Issue 27: with personal data off (the default), query values, a Referer's query, user-info and bare query tokens (and,
 // in the browser, fragments) reach nothing: not the ingest (events, transactions, spans, breadcrumbs, replays, logs),
@@ -472,7 +472,7 @@ test.describe('with personal data off, every URL form through a page load and a 
   }
 });
 
-// Firefox runs the same in tests/engines/privacy.spec.ts; WebKitGTK has no Event Timing, so no INP to send. The SDK
+// Firefox runs the same in apps/reference/tests/engines/privacy.spec.ts; WebKitGTK has no Event Timing, so no INP to send. The SDK
 // names the span after the element and the page's route, not its address: the test passes with beforeSendSpan off
 // too, and holds the redaction to it if the SDK ever names the span from the address.
 test('with personal data off, a slow click: its INP span, sent on its own, carries neither the query nor the fragment', async ({

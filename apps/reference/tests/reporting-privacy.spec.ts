@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { appHost, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
-import { freePort } from '../support/processes';
-import { thrownException } from '../support/ingest';
-import { expect, test } from './fixtures';
+import { appHost, e2eServerEnv, referenceApp, startScript } from '@web-foundation/testing/env';
+import { freePort } from '@web-foundation/testing/processes';
+import { thrownException } from '@web-foundation/testing/ingest';
+import { expect, test } from '@web-foundation/testing';
 
 // Nothing personal reaches an event or a transaction unless an operator turns it on (SENTRY_COLLECT_PII).
 
@@ -46,7 +46,7 @@ test('cookies, credentials, bodies and IP addresses never reach the reporter', a
 test('SENTRY_ENVIRONMENT overrides the environment of server events at run time', async ({ ingest }) => {
   const port = await freePort();
   const server = spawn('node', [startScript], {
-    cwd: apps.reference,
+    cwd: referenceApp,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), SENTRY_ENVIRONMENT: 'staging' },
     stdio: 'ignore',
     detached: true,

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ErrorEvent, Event } from '@sentry/core';
-import { compileHint } from '../../packages/foundation/scripts/compile-hints.mjs';
-import { appOrigin, ingestOrigin } from '../support/e2e-env.mts';
-import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
+import { compileHint } from '@web-foundation/foundation/compile-hints';
+import { appOrigin, ingestOrigin } from '@web-foundation/testing/env';
+import { type IngestClient, replayIdOf, thrownException } from '@web-foundation/testing/ingest';
 import {
   browserClientOptions,
   gotoWithRequestId,
@@ -17,7 +17,7 @@ import {
   throwInPage,
   waitForReplay,
   waitForReporting,
-} from './fixtures';
+} from '@web-foundation/testing';
 
 // Spec §1, §2, §7, §8, §9: what reaches the error reporter, proven by the envelopes the SDK sends.
 

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
-import { processUse, resetPeak } from '../support/floods';
-import { freePort } from '../support/processes';
-import { rawRequest } from '../support/raw-http';
-import { appHost, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
-import { expect, test } from './fixtures';
+import { maxRequestBodyBytes } from '@web-foundation/testing/foundation';
+import { processUse, resetPeak } from '@web-foundation/testing/floods';
+import { freePort } from '@web-foundation/testing/processes';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { appHost, e2eServerEnv, referenceApp, startScript } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 27: a body larger than the server takes is refused before it is read, with the API's JSON error, so that no
 // client, authenticated or not, makes the server hold its body in memory
@@ -107,7 +107,7 @@ test.beforeAll(async () => {
   port = await freePort();
   origin = `http://${appHost}:${port}`;
   server = spawn('node', [startScript], {
-    cwd: apps.reference,
+    cwd: referenceApp,
     env: { ...process.env, ...e2eServerEnv, PORT: String(port), REVALIDATE_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

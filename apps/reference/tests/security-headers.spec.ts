@@ -1,5 +1,5 @@
-import { ingestOrigin } from '../support/e2e-env.mts';
-import { expect, recordCspViolations, showMethodNotAllowedPage, test } from './fixtures';
+import { ingestOrigin } from '@web-foundation/testing/env';
+import { expect, recordCspViolations, showMethodNotAllowedPage, test } from '@web-foundation/testing';
 
 // Issue 5: security headers on every response, static assets included, and a Content-Security-Policy whose scripts
 // come only from the app's origin: no inline script and no eval run in production.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { serverLogFile } from '../support/e2e-env.mts';
-import { expect, test } from './fixtures';
+import { serverLogFile } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
 
 // Runs after every other test (its own project in playwright.config.ts), over all the server printed meanwhile.
 const printed = () => readFileSync(serverLogFile, 'utf8');

@@ -1,6 +1,6 @@
 import type { Event } from '@sentry/core';
-import { appOrigin } from '../support/e2e-env.mts';
-import { expect, test } from './fixtures';
+import { appOrigin } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
 
 // Spec §1 (100% of transactions traced) on the server's lean path
 // (packages/foundation/src/observability/server/reporter.ts, nextSpans.ts): what each request's transaction holds,

@@ -1,7 +1,7 @@
-import { startInstance, type Instance } from '../support/cluster';
-import { probeHealth } from '../support/floods';
-import { rawRequest } from '../support/raw-http';
-import { expect, test } from './fixtures';
+import { startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { probeHealth } from '@web-foundation/testing/floods';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 44: no input makes the server slow. Every URL a request carries passes through the redaction's regexes
 // (packages/foundation/src/observability/privacy/urls.mts) several times per transaction; a quadratic one made a 16 KB

@@ -1,6 +1,6 @@
-import { copyOfBuild, startInstance } from '../support/cluster';
-import { e2eDistDir } from '../support/e2e-env.mts';
-import { expect, test } from './fixtures';
+import { copyOfBuild, startInstance } from '@web-foundation/testing/cluster';
+import { e2eDistDir } from '@web-foundation/testing/env';
+import { expect, test } from '@web-foundation/testing';
 
 // Issue 6: the standalone output runs on its own once copied elsewhere (what a container image holds).
 

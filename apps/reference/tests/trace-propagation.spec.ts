@@ -1,10 +1,10 @@
 import type { Event } from '@sentry/core';
-import { expect, installedIntegrations, test } from './fixtures';
+import { expect, installedIntegrations, test } from '@web-foundation/testing';
 
 // Issue 29: a W3C traceparent goes beside sentry-trace and baggage, so that a service traced with OpenTelemetry joins
 // the trace; and a request that arrives with only a traceparent continues its trace
 // (packages/foundation/src/observability/server/traceparent.ts). The server's own outgoing calls, checked at a real
-// backend: tests/e2e/product-tracing.spec.ts.
+// backend: apps/guide/tests/product-tracing.spec.ts.
 
 const traceOf = (t: Event) => t.contexts?.trace ?? {};
 const ofRequest = (requestId: string) => (e: Event) => e.tags?.request_id === requestId;

@@ -1,7 +1,7 @@
 import type { Event } from '@sentry/core';
-import { startExpectingExit, startInstance } from '../support/cluster';
-import { firstException } from '../support/ingest';
-import { expect, test, throwInPage, waitForReporting } from './fixtures';
+import { startExpectingExit, startInstance } from '@web-foundation/testing/cluster';
+import { firstException } from '@web-foundation/testing/ingest';
+import { expect, test, throwInPage, waitForReporting } from '@web-foundation/testing';
 
 // Issue 35: an operator lowers tracing below the spec's 100% with SENTRY_TRACES_SAMPLE_RATE. Errors keep their rate,
 // and the decision is made once, at the head of the trace: every service and the browser follow it, so a trace is

@@ -1,5 +1,5 @@
 // A product's backend, as small as it gets: a plain HTTP server on loopback that answers JSON and records every request
-// it receives, headers included, so that a test can see what the app sent it (tests/e2e/product-tracing.spec.ts).
+// it receives, headers included, so that a test can see what the app sent it (apps/guide/tests/product-tracing.spec.ts).
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { freePort } from './processes.ts';
 

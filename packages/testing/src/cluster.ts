@@ -3,8 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { preload } from '../../packages/foundation/scripts/standalone.mjs';
-import { appHost, apps, builtDir, e2eDistDir, e2eServerEnv, serverDir, type AppFolder } from './e2e-env.mts';
+import { preload } from '../../foundation/scripts/standalone.mjs';
+import { appHost, builtDir, e2eDistDir, e2eServerEnv, referenceApp, serverDir, type AppFolder } from './e2e-env.mts';
 import { freePort, killedOnExit as track, until } from './processes.ts';
 
 export const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -27,7 +27,7 @@ export interface Instance {
  */
 export function copyOfBuild(
   distDir: string = e2eDistDir,
-  app: AppFolder = apps.reference,
+  app: AppFolder = referenceApp,
 ): { dir: string; remove(): void } {
   const place = mkdtempSync(join(tmpdir(), 'instance-'));
   cpSync(`${builtDir(distDir, app)}/standalone`, place, { recursive: true });

@@ -1,14 +1,16 @@
 import { expect, test as base } from '@playwright/test';
 import type { Event } from '@sentry/core';
-import type { NextRouterEvents } from '../e2e/fixtures';
-import { appOrigin } from '../support/e2e-env.mts';
-import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from '../support/engines';
-import { IngestClient, type IngestItem } from '../support/ingest';
-import { startSiteProxy, type SiteProxy } from '../support/site-proxy';
+import type { NextRouterEvents } from './fixtures';
+import { appOrigin } from './e2e-env.mts';
+import { launchEngine, type EngineBrowser, type EngineName, type EngineTab } from './engines';
+import { IngestClient, type IngestItem } from './ingest';
+import { startSiteProxy, type SiteProxy } from './site-proxy';
+
+export type { EngineTab } from './engines';
 
 // The cross-engine suite: one test body per behaviour, run by the `firefox` and `webkit` projects of
-// playwright.config.ts, each with its engine (tests/support/engines.ts) in place of Playwright's browser. Every test
-// reaches the app through a proxy of its own (tests/support/site-proxy.ts): its own origin, and the requests it can
+// playwright.config.ts, each with its engine (packages/testing/src/engines.ts) in place of Playwright's browser. Every test
+// reaches the app through a proxy of its own (packages/testing/src/site-proxy.ts): its own origin, and the requests it can
 // fail, hold or count the same way in both engines.
 
 export interface EngineOptions {
@@ -127,7 +129,7 @@ export const webVitalsMeasured = () =>
     v?.defaultCurrentScope?.getClient()?.getIntegrationByName('WebVitals'),
   );
 
-/** Session replay records: its integration is set up and its session stored (as tests/e2e/fixtures.ts waits for). */
+/** Session replay records: its integration is set up and its session stored (as packages/testing/src/fixtures.ts waits for). */
 export const replayRecording = () =>
   Object.values((globalThis as unknown as { __SENTRY__?: SentryCarrier }).__SENTRY__ ?? {}).some((v) =>
     v?.defaultCurrentScope?.getClient()?.getIntegrationByName('Replay'),
@@ -135,7 +137,7 @@ export const replayRecording = () =>
 
 /**
  * Records, in the page's own clock, when the pointer next enters a link (Next's Link starts loading its route then),
- * when the click comes, when the navigation starts and when the page starts to leave (as tests/e2e/fixtures.ts does
+ * when the click comes, when the navigation starts and when the page starts to leave (as packages/testing/src/fixtures.ts does
  * for Chromium).
  */
 export const markClickAndLeave = (tab: EngineTab) =>

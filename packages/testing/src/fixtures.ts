@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type Page } from '@playwright/test';
-import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
-import { appOrigin, builtDir } from '../support/e2e-env.mts';
-import { IngestClient } from '../support/ingest';
+import { fullNavigationAfterMs } from '../../foundation/src/client/navigationGuard';
+import { appOrigin, builtDir } from './e2e-env.mts';
+import { IngestClient } from './ingest';
 
 /**
  * Tests that see what the app reports: `ingest` is the local Sentry ingest's client, new for each test (its waits are

@@ -1,4 +1,4 @@
-// Typed client of the local Sentry ingest (tests/support/sentry-ingest.mjs): wait for what the app reports.
+// Typed client of the local Sentry ingest (packages/testing/src/sentry-ingest.mjs): wait for what the app reports.
 import type { ErrorEvent, Event } from '@sentry/core';
 import { ingestOrigin } from './e2e-env.mts';
 

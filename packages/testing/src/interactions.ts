@@ -1,5 +1,5 @@
 // In the page: waits for what web-vitals needs before the page hides, for the browser SDK to report a slow interaction
-// (INP). Serializable, so that Playwright's `page.evaluate` and the cross-engine tabs (tests/support/engines.ts) run it.
+// (INP). Serializable, so that Playwright's `page.evaluate` and the cross-engine tabs (packages/testing/src/engines.ts) run it.
 
 /**
  * Resolves once the page's measure of an interaction of at least `minimumMs` has reached web-vitals, which reports

@@ -1,18 +1,20 @@
 // The end-to-end tests' server (packages/foundation/scripts/start.mjs), its output kept in a file rather than the
 // terminal: the suite makes it print errors on purpose (the diagnostics pages), which would read as failures in the
-// middle of the test output. tests/e2e/server-log.spec.ts reads the file over the whole suite; `npm test` names it when
+// middle of the test output. apps/reference/tests/server-log.spec.ts reads the file over the whole suite; `npm test` names it when
 // a test fails. Should the server stop on its own (a start-up failure), what it printed goes to stderr, where
 // Playwright shows it.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { resolve } from 'node:path';
-import { recordedFingerprint, sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
-import { apps, builtDir, e2eDistDir, serverLogFileOf } from './e2e-env.mts';
+import { recordedFingerprint, sourceFingerprint } from '../../foundation/scripts/build-identity.mts';
+import { testedApps } from './apps.mts';
+import { builtDir, e2eDistDir, referenceApp, serverLogFileOf } from './e2e-env.mts';
 
-// Which app: `node tests/support/logged-server.mjs apps/guide`; the reference app by default.
-const app = process.argv[2] ?? apps.reference;
-if (!Object.values(apps).includes(app)) throw new Error(`logged-server: no app ${app}; one of ${Object.values(apps)}`);
+// Which app: `node packages/testing/src/logged-server.mjs apps/guide`; the reference app by default.
+const app = process.argv[2] ?? referenceApp;
+const known = testedApps().map(({ dir }) => dir);
+if (!known.includes(app)) throw new Error(`logged-server: no app under test ${app}; one of ${known.join(', ')}`);
 
 // Only scripts/e2e.mjs builds what the tests serve, with the tests' settings (the browser's DSN among them). Run by
 // Playwright alone after an edit, `npm start` would build it again with the server's settings instead, and the browser

@@ -1,6 +1,6 @@
 // A local ingest that speaks the Sentry envelope protocol, for the end-to-end tests and benchmarks.
 // It records every envelope item and can answer slowly, refuse, stall, fail or rate-limit on command. Loopback only.
-// Control API on the same port under /__ingest/ (see tests/support/ingest.ts for the typed client).
+// Control API on the same port under /__ingest/ (see packages/testing/src/ingest.ts for the typed client).
 // Every request and item carries `arrivedNs`: when the request reached the server, on this machine's monotonic clock
 // (process.hrtime), which the client on the same machine reads too. `?after=<ns>` lists what arrived after such a
 // moment, so that a wait marks its start without asking the ingest.

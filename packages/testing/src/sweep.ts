@@ -5,19 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvelope, type Event } from '@sentry/core';
-import { samplePaths as guideSamplePaths } from '../../apps/guide/tests/sample-paths';
-import { samplePaths as referenceSamplePaths } from '../../apps/reference/tests/sample-paths';
-import { samplePaths as webSamplePaths } from '../../apps/web/tests/sample-paths';
-import {
-  appOrigin,
-  apps,
-  builtDir,
-  e2eBuildEnv,
-  e2eDistDir,
-  guideOrigin,
-  webOrigin,
-  type AppFolder,
-} from './e2e-env.mts';
+import { appTestModule, testedApps } from './apps.mts';
+import { builtDir, e2eBuildEnv, e2eDistDir, type AppFolder } from './e2e-env.mts';
 
 /** Where an app lists the paths of its dynamic routes (and the pages whose status is what they show), in its folder. */
 export const samplePathsFile = "the app's tests/sample-paths.ts";
@@ -34,20 +23,24 @@ export interface SamplePath {
 /** Route (as Next names it: `/examples/[id]`) → the paths the sweep loads for it. A static route lists itself. */
 export type SamplePaths = Record<string, readonly (string | SamplePath)[]>;
 
+/** An app's table, from its tests/sample-paths.ts when it has one. */
+const samplePathsOf = (file: string | undefined): SamplePaths =>
+  file ? appTestModule<{ samplePaths: SamplePaths }>(file).samplePaths : {};
+
 /**
- * Every app the sweep loads, with its table and where the tests serve it: the team's first, whose pages are held to
- * the same promises as the reference pages with no test written for them.
+ * Every app the sweep loads (./apps.mts finds them), with its table and where the tests serve it: a team's pages are
+ * held to the same promises as the reference pages with no test written for them.
  */
-export const sweptApps: { app: AppFolder; origin: string; samples: SamplePaths }[] = [
-  { app: apps.web, origin: webOrigin, samples: webSamplePaths },
-  { app: apps.guide, origin: guideOrigin, samples: guideSamplePaths },
-  { app: apps.reference, origin: appOrigin, samples: referenceSamplePaths },
-];
+export const sweptApps = (): { app: AppFolder; origin: string; samples: SamplePaths }[] =>
+  testedApps().map((app) => ({ app: app.dir, origin: app.origin, samples: samplePathsOf(app.samplePathsFile) }));
 
 /** The routes of the build that are not pages a visitor opens: the one list of what the sweep leaves out, and why. */
 const notPages: [leftOut: (route: string) => boolean, why: string][] = [
   [(r) => ['/_app', '/_document', '/_error'].includes(r), "Next's frame and fallback around pages, not pages"],
-  [(r) => r === '/404' || r === '/500', 'the error pages, shown in place of a page (tests/e2e/error-page.spec.ts)'],
+  [
+    (r) => r === '/404' || r === '/500',
+    'the error pages, shown in place of a page (apps/reference/tests/error-page.spec.ts)',
+  ],
   [(r) => r === '/api' || r.startsWith('/api/'), 'API routes answer JSON, not a page'],
   [(r) => r === '/_status/[code]', 'the error page for a status the proxy decided, never a URL of its own'],
   [(r) => r === '/diagnostics' || r.startsWith('/diagnostics/'), 'the gated diagnostics, which fail on purpose'],
@@ -213,8 +206,8 @@ export interface AxeViolation {
 /** The rules every page is held to: WCAG 2.0, 2.1 and 2.2, levels A and AA, and Deque's best practices. */
 export const axeRuleTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
-/** The axe rules the sample table (the reference app's by default) says this path breaks on purpose (none for a path it does not list). */
-export function axeRulesSkippedOn(path: string, samples: SamplePaths = referenceSamplePaths): string[] {
+/** The axe rules an app's sample table says this path breaks on purpose (none for a path it does not list). */
+export function axeRulesSkippedOn(path: string, samples: SamplePaths): string[] {
   const listed = Object.values(samples)
     .flat()
     .find((s) => typeof s !== 'string' && s.path === path);

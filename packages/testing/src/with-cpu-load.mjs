@@ -1,13 +1,13 @@
 // Runs a command on a loaded machine: one CPU-bound process per core for as long as the command runs, stopped by
 // pid when it ends (and each stops itself after an hour in any case). For proving that a test does not flake when
 // the machine is busy (docs/navigation-reliability.md):
-//   node tests/support/with-cpu-load.mjs npx playwright test tests/e2e/navigation.spec.ts --repeat-each 25
+//   node packages/testing/src/with-cpu-load.mjs npx playwright test apps/reference/tests/navigation.spec.ts --repeat-each 25
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
-  console.error('Usage: node tests/support/with-cpu-load.mjs <command> [args...]');
+  console.error('Usage: node packages/testing/src/with-cpu-load.mjs <command> [args...]');
   process.exit(2);
 }
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { ErrorEvent, Event, StackFrame } from '@sentry/core';
-import { builtDir } from '../support/e2e-env.mts';
-import { type IngestClient, replayIdOf, thrownException } from '../support/ingest';
-import { byText, expect, fromSite, hydrated, replayRecording, test } from './fixtures';
+import { builtDir } from '@web-foundation/testing/env';
+import { type IngestClient, replayIdOf, thrownException } from '@web-foundation/testing/ingest';
+import { byText, expect, fromSite, hydrated, replayRecording, test } from '@web-foundation/testing/engines';
 
 // Issue 30: a render error in each engine reaches the error reporter as it does from Chromium: the client-exception
 // page, an event whose stack frames the SDK parsed from this engine's stack format, and the session's replay,

@@ -1,10 +1,8 @@
-import { fullNavigationAfterMs } from '../../packages/foundation/src/client/navigationGuard';
-import { routeLoadTimeoutMs } from '../../packages/foundation/src/config/specification.mts';
-import { startInstance } from '../support/cluster';
-import { appOrigin, nextReleaseBuildEnv } from '../support/e2e-env.mts';
-import type { EngineTab } from '../support/engines';
-import type { ProxiedRequest, SiteProxy } from '../support/site-proxy';
-import { guaranteedWithinMs, routeScripts, sdkChunks } from '../e2e/fixtures';
+import { fullNavigationAfterMs, routeLoadTimeoutMs } from '@web-foundation/testing/foundation';
+import { startInstance } from '@web-foundation/testing/cluster';
+import { appOrigin, nextReleaseBuildEnv } from '@web-foundation/testing/env';
+import type { ProxiedRequest, SiteProxy } from '@web-foundation/testing/services';
+import { guaranteedWithinMs, routeScripts, sdkChunks } from '@web-foundation/testing';
 import {
   clickToLeave,
   expect,
@@ -14,7 +12,8 @@ import {
   replayRecording,
   reportingStarted,
   test,
-} from './fixtures';
+  type EngineTab,
+} from '@web-foundation/testing/engines';
 
 // Issue 30: the navigation guarantees (packages/foundation/src/client/navigationGuard.ts,
 // docs/navigation-reliability.md) in each engine. A route whose assets fail or stall ends, within the spec's 3.8 s and

@@ -1,5 +1,13 @@
-import type { EngineTab } from '../support/engines';
-import { browserTransaction, byText, expect, hydrated, pageTexts, provokesCspViolations, test } from './fixtures';
+import {
+  browserTransaction,
+  byText,
+  expect,
+  hydrated,
+  pageTexts,
+  provokesCspViolations,
+  test,
+  type EngineTab,
+} from '@web-foundation/testing/engines';
 
 // Issue 30: what every user's engine must do alike on the app's pages, in Firefox ESR and WebKitGTK: tracing, the
 // announcer, the error pages' texts, keyboard focus after a navigation, and no CSP violation on any page.

@@ -1,9 +1,9 @@
-import { spansIn } from '../support/ingest';
-import { slowInteractionTakenIn } from '../support/interactions';
-import { expect, fromSite, reportingStarted, test, webVitalsMeasured } from './fixtures';
+import { spansIn } from '@web-foundation/testing/ingest';
+import { slowInteractionTakenIn } from '@web-foundation/testing/interactions';
+import { expect, fromSite, reportingStarted, test, webVitalsMeasured } from '@web-foundation/testing/engines';
 
 // Issue 36: a slow click's INP travels in a span envelope of its own, past the integration that redacts events; in each
-// engine that measures interactions it arrives without the page's query or fragment (tests/e2e/privacy-paths.spec.ts
+// engine that measures interactions it arrives without the page's query or fragment (apps/reference/tests/privacy-paths.spec.ts
 // does the same in Chromium, with the server's output searched too).
 
 // WebKitGTK 2.50 has no Event Timing (PerformanceObserver.supportedEntryTypes lacks `event`): it measures no INP.
