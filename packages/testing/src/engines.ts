@@ -1,6 +1,7 @@
 // Debian's Firefox ESR and WebKitGTK, which Playwright cannot drive (it drives only its own patched builds), behind
-// one small interface: the few things the cross-engine tests do with a page (tests/engines). Firefox goes through
-// puppeteer-core over WebDriver BiDi; WebKit through its W3C WebDriver server, with a client of a few calls over fetch.
+// one small interface: the few things the cross-engine tests do with a page (an app's tests/engines/, the sweep).
+// Firefox goes through puppeteer-core over WebDriver BiDi; WebKit through its W3C WebDriver server, with a client of a
+// few calls over fetch.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';

@@ -1,5 +1,5 @@
 // The processes and ports the tests and benches start, all on loopback. Node runs this file as it is
-// (tests/product/services.ts and bench/ import it outside any bundler).
+// (an app's tests/services.ts and bench/ import it outside any bundler).
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
