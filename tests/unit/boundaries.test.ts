@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The arrows point one way (issue 52): an app composes the foundation's packages and its test harness, used by name;
-// no package reaches into an app, and no app reaches into the root tests/, which are the foundation's own.
+// no package reaches into an app, no app reaches into the root tests/, and those, the foundation's own, name no app:
+// they find the apps (@web-foundation/testing/apps).
 
 /** The code files under a folder, builds and installs left out. */
 function codeFiles(dir: string): string[] {
@@ -62,6 +63,12 @@ describe('the boundaries between the foundation and the apps', () => {
     expect(files.length).toBeGreaterThan(50);
     const found = crossings(read(files), intoApps).filter((crossing) => !aliasesBeingRemoved.includes(crossing));
     expect(found).toEqual([]);
+  });
+
+  it('no root test imports an app by path: it finds them', () => {
+    const files = codeFiles('tests');
+    expect(files.length).toBeGreaterThan(40);
+    expect(crossings(read(files), (reached) => reached.startsWith('apps/'))).toEqual([]);
   });
 
   it('no app imports the root tests/ by path: it uses @web-foundation/testing by name', () => {
