@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
-import { apps, builtDir, serverDir } from '@web-foundation/testing/env';
+import { builtDir, referenceApp, serverDir } from '@web-foundation/testing/env';
 import { freePort } from '@web-foundation/testing/processes';
 import { startRedis } from '@web-foundation/testing/services';
 
@@ -74,12 +74,12 @@ const ingest = startIngest(ingestPort);
  * - Before the reference pages moved from src/ to the tests, as `npm run build` did (scripts/build.mjs).
  */
 function layoutOf(dir) {
-  if (existsSync(join(dir, apps.reference, 'package.json'))) {
+  if (existsSync(join(dir, referenceApp, 'package.json'))) {
     return {
-      cwd: join(dir, apps.reference),
+      cwd: join(dir, referenceApp),
       command: ['npm', 'run', 'build'],
-      build: join(dir, builtDir(dist, apps.reference)),
-      server: join(dir, serverDir(dist, apps.reference)),
+      build: join(dir, builtDir(dist, referenceApp)),
+      server: join(dir, serverDir(dist, referenceApp)),
     };
   }
   const atRoot = { cwd: dir, build: join(dir, dist), server: join(dir, dist, 'standalone') };

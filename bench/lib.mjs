@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '@web-foundation/testing/env';
+import { builtDir, chromiumFlags, chromiumPath, referenceApp, serverDir } from '@web-foundation/testing/env';
 import { IngestClient } from '@web-foundation/testing/ingest';
 import { killedOnExit } from '@web-foundation/testing/processes';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
@@ -59,7 +59,7 @@ export function build(dir, env) {
  * The app the benchmarks load: the reference pages (/examples/…, /api/health, /api/diagnostics/…), the app the tests
  * prove the specification on. No bench loads the guide's pages (apps/guide) or the team's (apps/web).
  */
-export const benchApp = apps.reference;
+export const benchApp = referenceApp;
 
 /** A build of the bench's app from the repository's root: `distDir` (NEXT_DIST_DIR) is inside the app's folder. */
 export const appBuild = (distDir) => builtDir(distDir, benchApp);
