@@ -1,11 +1,9 @@
-// What the app's server code reads of its environment: the foundation's settings (./settings.mts, which the server
-// preload reads too), the shared page cache's Redis, and the product's own variables, validated together at start.
-// Each variable is documented in README.md (Configuration) and .env.example.
+// What the server reads of its environment: the foundation's settings (./settings.mts, which the server preload reads
+// too) and the shared page cache's Redis, validated at start. The product's own variables are the app's (its
+// src/product.ts), checked at the same start (../server/startup.ts). Each variable is documented in README.md
+// (Configuration) and .env.example.
 import { keyNamespace, keyNamespacePattern, redisTopology, type RedisTopology } from './redis';
 import { EnvError, flag } from './envChecks.mts';
-// The app's own src/config/productEnv.ts: the app's tsconfig.json names it under this path (`paths`), so that the
-// foundation validates the product's settings with its own, and types serverEnv().product as the app declares it.
-import { parseProductEnv, type ProductEnv } from '@web-foundation/product-env';
 import { inlinedBuildValues, parseSettings, processEnvironment, serverSettings, type Settings } from './settings.mts';
 
 export { EnvError, flag };
@@ -18,8 +16,6 @@ export interface ServerEnv extends Settings {
   redis: RedisTopology | undefined;
   /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
-  /** The product's own settings (the app's src/config/productEnv.ts). */
-  product: ProductEnv;
 }
 
 /**
@@ -65,13 +61,8 @@ function redisSettings(source: Record<string, string | undefined>): Pick<ServerE
 }
 
 /** The foundation's own variables; throws an EnvError that says which variable is wrong and how to fix it. */
-export function parseFoundationEnv(source: Record<string, string | undefined>): Omit<ServerEnv, 'product'> {
-  return { ...parseSettings(source, inlinedBuildValues()), ...redisSettings(source) };
-}
-
-/** Every variable, the foundation's and the product's, from one source: a bad one stops start-up alike. */
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
-  return { ...parseFoundationEnv(source), product: parseProductEnv(source) };
+  return { ...parseSettings(source, inlinedBuildValues()), ...redisSettings(source) };
 }
 
 let cached: ServerEnv | undefined;
@@ -80,7 +71,6 @@ let cached: ServerEnv | undefined;
  * (packages/foundation/src/server/startup.ts).
  */
 export function serverEnv(): ServerEnv {
-  const source = processEnvironment();
-  cached ??= { ...serverSettings(), ...redisSettings(source), product: parseProductEnv(source) };
+  cached ??= { ...serverSettings(), ...redisSettings(processEnvironment()) };
   return cached;
 }

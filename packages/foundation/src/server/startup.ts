@@ -1,5 +1,6 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
 import { EnvError, serverEnv, type ServerEnv } from '../config/env';
+import type { Product } from '../product';
 import { serverReportingEnv } from '../observability/reportingEnv';
 import { forwardedLogLevels } from '../observability/server/logForwarding';
 import { startServerReporting } from '../observability/server/reporter';
@@ -21,13 +22,15 @@ export async function handPageCacheToNext(): Promise<void> {
 }
 
 /**
- * Checks the settings, starts reporting and hands Next the page cache: what the Node runtime needs before a request.
+ * Checks the settings (the foundation's, then the product's), starts reporting and hands Next the page cache: what the
+ * Node runtime needs before a request.
  */
-export async function prepareNodeRuntime(): Promise<void> {
+export async function prepareNodeRuntime(product: Pick<Product<unknown>, 'settings'>): Promise<void> {
   let env: ServerEnv;
   try {
     // Every variable is checked here, so that a bad one stops the start; the page cache reads them from it.
     env = serverEnv();
+    product.settings();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     // A readable line for the operator, not a stack trace: the server cannot start with this configuration.
