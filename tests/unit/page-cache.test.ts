@@ -16,7 +16,8 @@ import {
   maxKeySeconds,
   pageKey,
 } from '../../packages/foundation/src/server/pageCacheEntry';
-import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis';
+import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis.mts';
+import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
 import { recordPageCacheWrite, renderedItself } from '../../packages/foundation/src/server/revalidationWrites';
 import { startRedis, type Redis } from '../support/redis';
 
@@ -97,12 +98,16 @@ describe('page cache entries', () => {
   it('are namespaced by the deployment and the build id', () => {
     expect(keyPrefix('production', 'abc123')).toBe('production:next-page-cache:abc123:');
     // REDIS_KEY_PREFIX, else the environment the server reports as: staging and production never share a key.
-    expect(keyNamespace({})).toBe('production');
-    expect(keyNamespace({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('preview');
-    expect(keyNamespace({ SENTRY_ENVIRONMENT: 'staging', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('staging');
-    expect(keyNamespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
-    expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' })).toBeUndefined();
-    expect(keyNamespace({ SENTRY_ENVIRONMENT: 'x'.repeat(65) })).toBeUndefined();
+    // The environment as the server's settings settle it, the build's inlined one included.
+    const namespace = (env: Record<string, string>, build = {}) =>
+      parseSettings({ REDIS_URL: 'redis://r', ...env }, build).redisKeyNamespace;
+    expect(namespace({})).toBe('production');
+    expect(namespace({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('preview');
+    expect(namespace({}, { environment: 'preview' })).toBe('preview');
+    expect(namespace({ SENTRY_ENVIRONMENT: 'staging', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('staging');
+    expect(namespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
+    expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' }, 'production')).toBeUndefined();
+    expect(keyNamespace({}, 'x'.repeat(65))).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { serverEnv } from './config/env';
+import { serverSettings } from './config/settings.mts';
 import type { Product } from './product';
 import { pagesOfBuild } from './server/cachedPages';
 import { pageMethods, proxyDecision, requestIdFor, statusPagePrefix, type ProxyDecision } from './server/routing';
@@ -37,7 +37,7 @@ export function proxyFor(product: Pick<Product<unknown>, 'slugRules'>): (request
 }
 
 function proxy(request: NextRequest, { slugRules }: Pick<Product<unknown>, 'slugRules'>): NextResponse {
-  if (request.nextUrl.pathname === diagnosticsProxyErrorPath && serverEnv().enableDiagnostics) {
+  if (request.nextUrl.pathname === diagnosticsProxyErrorPath && serverSettings().enableDiagnostics) {
     throw new Error('Diagnostics: an exception thrown in the proxy');
   }
   const requestId = requestIdFor(request.headers.get('x-request-id'));

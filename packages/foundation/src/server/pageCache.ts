@@ -23,9 +23,9 @@ import {
   type StoredEntry,
 } from './pageCacheEntry';
 import { recordPageCacheWrite } from './revalidationWrites';
-import { serverEnv } from '../config/env';
+import { serverSettings } from '../config/settings.mts';
 import { runningNextBuild } from '../config/settings.mts';
-import type { RedisTopology } from '../config/redis';
+import type { RedisTopology } from '../config/redis.mts';
 
 /** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
 type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;
@@ -370,7 +370,7 @@ function redisFor(ctx: CacheHandlerContext): SharedRedis | undefined {
   // The build prerenders into its own directory; Redis is for the running instances.
   if (ctx.dev || runningNextBuild() || !ctx.serverDistDir) return undefined;
   // Parsed and checked once, at start (packages/foundation/src/server/startup.ts); a namespace comes with every Redis.
-  const { redis: topology, redisKeyNamespace: namespace } = serverEnv();
+  const { redis: topology, redisKeyNamespace: namespace } = serverSettings();
   if (!topology || namespace === undefined) return undefined;
   return (globals[pageCacheRedis] ??= connectSharedRedis(topology, namespace, join(ctx.serverDistDir, '..')));
 }

@@ -1,6 +1,6 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
 // (packages/foundation/src/server/pageCache.ts), which it keeps on globalThis only with Redis.
-import { serverEnv } from '../config/env';
+import { serverSettings } from '../config/settings.mts';
 import { pageCacheRedis } from '../processGlobals.mts';
 
 interface SharedRedis {
@@ -19,7 +19,7 @@ export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable' | 're
 const connectedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
 
 export function pageCacheStatus(): PageCacheStatus {
-  if (!serverEnv().redis) return 'filesystem';
+  if (!serverSettings().redis) return 'filesystem';
   const redis = connectedRedis();
   if (redis?.unavailableSince !== undefined) return 'redis-unavailable';
   return redis?.refusingWritesSince === undefined ? 'redis' : 'redis-degraded';

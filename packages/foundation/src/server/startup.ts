@@ -1,5 +1,5 @@
 // What the Node server does once at start-up (instrumentation.ts register()).
-import { EnvError, serverEnv, type ServerEnv } from '../config/env';
+import { EnvError, serverSettings, type Settings } from '../config/settings.mts';
 import type { Product } from '../product';
 import { serverReportingEnv } from '../observability/reportingEnv';
 import { forwardedLogLevels } from '../observability/server/logForwarding';
@@ -26,10 +26,10 @@ export async function handPageCacheToNext(): Promise<void> {
  * Node runtime needs before a request.
  */
 export async function prepareNodeRuntime(product: Pick<Product<unknown>, 'settings'>): Promise<void> {
-  let env: ServerEnv;
+  let env: Settings;
   try {
     // Every variable is checked here, so that a bad one stops the start; the page cache reads them from it.
-    env = serverEnv();
+    env = serverSettings();
     product.settings();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;

@@ -1,5 +1,5 @@
 import type { NextApiHandler } from 'next';
-import { serverEnv } from '../../config/env';
+import { serverSettings } from '../../config/settings.mts';
 import type { Product } from '../../product';
 import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
 import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
@@ -16,7 +16,7 @@ const retryAfterSeconds = 5;
 const revalidation = ({ slugRules }: Pick<Product<unknown>, 'slugRules'>) =>
   apiRoute(['POST'], async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    const secret = serverEnv().revalidateSecret!;
+    const secret = serverSettings().revalidateSecret!;
     if (!bearerMatches(req.headers.authorization, secret)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJsonError(req, res, 401, 'Send the secret REVALIDATE_SECRET as Authorization: Bearer <secret>.');
@@ -79,7 +79,7 @@ const revalidation = ({ slugRules }: Pick<Product<unknown>, 'slugRules'>) =>
 export function revalidationRouteFor(product: Pick<Product<unknown>, 'slugRules'>): NextApiHandler {
   const revalidate = revalidation(product);
   return (req, res) =>
-    serverEnv().revalidateSecret
+    serverSettings().revalidateSecret
       ? revalidate(req, res)
       : sendJsonError(req, res, 404, 'No API route answers this path.');
 }
