@@ -15,7 +15,7 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-} from '../../packages/foundation/src/server/pageCacheEntry';
+} from '../../packages/foundation/src/server/pageCache/entry';
 import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis.mts';
 import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
 import { recordPageCacheWrite, renderedItself } from '../../packages/foundation/src/server/revalidationWrites';

@@ -21,7 +21,7 @@ import {
   maxEntryChars,
   pageKey,
   type StoredEntry,
-} from './pageCacheEntry';
+} from './pageCache/entry';
 import { recordPageCacheWrite } from './revalidationWrites';
 import { serverSettings } from '../config/settings.mts';
 import { runningNextBuild } from '../config/settings.mts';

@@ -2,7 +2,7 @@ import type { NextApiHandler } from 'next';
 import { serverSettings } from '../../config/settings.mts';
 import type { Product } from '../../product';
 import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
-import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCacheStatus';
+import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCache/status';
 import { pagesOfBuild } from '../../server/cachedPages';
 import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
 import { renderedItself } from '../../server/revalidationWrites';

@@ -1,7 +1,7 @@
 // Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
 // (packages/foundation/src/server/pageCache.ts), which it keeps on globalThis only with Redis.
-import { serverSettings } from '../config/settings.mts';
-import { pageCacheRedis } from '../processGlobals.mts';
+import { serverSettings } from '../../config/settings.mts';
+import { pageCacheRedis } from '../../processGlobals.mts';
 
 interface SharedRedis {
   unavailableSince?: number;
