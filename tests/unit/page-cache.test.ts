@@ -179,7 +179,7 @@ describe('the shared page cache against a real Redis', () => {
   const warnings: string[] = [];
   /** Every warning since the first connection, never cleared. */
   const allWarnings: string[] = [];
-  type Handler = typeof import('../../packages/foundation/src/server/pageCache');
+  type Handler = typeof import('../../packages/foundation/src/server/pageCache/handler');
   let PageCacheHandler: Handler['default'];
   let callTimeoutMs: number;
   let pauseMs: number;
@@ -206,11 +206,8 @@ describe('the shared page cache against a real Redis', () => {
     // The handler reads them through serverEnv(), once per test file (Vitest gives each file its own modules).
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
-    ({
-      default: PageCacheHandler,
-      callTimeoutMs,
-      pauseMs,
-    } = await import('../../packages/foundation/src/server/pageCache'));
+    ({ default: PageCacheHandler } = await import('../../packages/foundation/src/server/pageCache/handler'));
+    ({ callTimeoutMs, pauseMs } = await import('../../packages/foundation/src/server/pageCache/redisConnection'));
   });
   afterAll(async () => {
     delete process.env.REDIS_URL;

@@ -10,13 +10,13 @@ import { serverLogger, setReportingLogFields } from '../observability/server/log
 const nextCacheHandlers = Symbol.for('@next/cache-handlers');
 
 /**
- * With REDIS_URL, the shared page cache (pageCache.ts) replaces Next's filesystem cache for ISR pages and their data;
- * without it, the same handler runs Next's own cache with a bound on the pages it keeps on disk. It is handed to Next
- * here rather than as next.config's `cacheHandler`, which Next imports anew on every request, pages and API routes
+ * With REDIS_URL, the shared page cache (pageCache/handler.ts) replaces Next's filesystem cache for ISR pages and their
+ * data; without it, the same handler runs Next's own cache with a bound on the pages it keeps on disk. It is handed to
+ * Next here rather than as next.config's `cacheHandler`, which Next imports anew on every request, pages and API routes
  * alike: an `import()` through Node's module loader on every request, Redis or not (docs/decisions.md).
  */
 export async function handPageCacheToNext(): Promise<void> {
-  const { default: PageCacheHandler } = await import('./pageCache');
+  const { default: PageCacheHandler } = await import('./pageCache/handler');
   const global = globalThis as Record<symbol, Record<string, unknown> | undefined>;
   global[nextCacheHandlers] = { ...global[nextCacheHandlers], FetchCache: PageCacheHandler };
 }
