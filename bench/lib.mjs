@@ -93,9 +93,7 @@ export function buildApp(env) {
  * Builds bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js, beside it), in place; returns
  * the seconds. No copy of the apps is needed: the baseline re-exports the reference app's pages by their paths in
  * apps/reference/src, which import each other and the foundation's package (through the root's node_modules), all
- * below the repository's root, which Turbopack resolves in (the lockfile's folder). The foundation's imports of an
- * app's own modules (@web-foundation/product-env, @web-foundation/product-slugs) resolve through the root's
- * tsconfig.json, which names the reference app's.
+ * below the repository's root, which Turbopack resolves in (the lockfile's folder).
  */
 export const buildBaseline = (dir, env) => build(dir, env);
 

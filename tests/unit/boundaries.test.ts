@@ -37,15 +37,6 @@ const read = (files: string[]) => files.map((file) => ({ file, text: readFileSyn
 const intoApps = (reached: string) => reached.startsWith('apps/') || reached.startsWith('@web-foundation/product-');
 const intoRootTests = (reached: string) => reached.startsWith('tests/');
 
-/**
- * Known, and being removed (the app hands the foundation its settings at its entries instead): the foundation's
- * settings and slug rules still import the app's through these two aliases. Delete this list once they are gone.
- */
-const aliasesBeingRemoved = [
-  'packages/foundation/src/config/env.ts: @web-foundation/product-env',
-  'packages/foundation/src/config/slugs.ts: @web-foundation/product-slugs',
-];
-
 describe('the boundaries between the foundation and the apps', () => {
   it('finds a crossing where there is one', () => {
     const app = [
@@ -61,8 +52,7 @@ describe('the boundaries between the foundation and the apps', () => {
   it('no package imports an app, by path or by an alias into it', () => {
     const files = codeFiles('packages');
     expect(files.length).toBeGreaterThan(50);
-    const found = crossings(read(files), intoApps).filter((crossing) => !aliasesBeingRemoved.includes(crossing));
-    expect(found).toEqual([]);
+    expect(crossings(read(files), intoApps)).toEqual([]);
   });
 
   it('no root test imports an app by path: it finds them', () => {

@@ -184,7 +184,7 @@ describe('every function that applies a regex to request data runs in linear tim
       'the revalidation webhook',
       (input) => [
         bearerMatches(`Bearer ${input}`, 'secret'),
-        revalidationRequest(JSON.stringify({ path: `/${input}` }), pages),
+        revalidationRequest(JSON.stringify({ path: `/${input}` }), pages, {}),
       ],
     ],
   ])('%s', (_, pass) => {

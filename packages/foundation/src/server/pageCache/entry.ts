@@ -1,5 +1,4 @@
-// The decisions of the shared page cache (pageCache.ts), as pure functions: how an entry is written to and read
-// from Redis, under which key, for how long, and when it is stale.
+// The page cache's decisions as pure functions, tested directly: an entry's format in Redis, key, lifetime, staleness.
 
 /** Next's cacheControl of an entry: seconds until it is stale (false: never) and until it expires. */
 export interface CacheControl {

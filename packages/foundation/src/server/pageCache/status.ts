@@ -1,7 +1,6 @@
-// Where this instance keeps pages now, for /api/ready and /api/revalidate: read from the page cache's connection
-// (packages/foundation/src/server/pageCache.ts), which it keeps on globalThis only with Redis.
-import { serverEnv } from '../config/env';
-import { pageCacheRedis } from '../processGlobals.mts';
+// Where this instance keeps pages now, for /api/ready and /api/revalidate: read through globalThis, never the handler.
+import { serverSettings } from '../../config/settings.mts';
+import { pageCacheRedis } from '../../processGlobals.mts';
 
 interface SharedRedis {
   unavailableSince?: number;
@@ -15,11 +14,14 @@ interface SharedRedis {
  */
 export type PageCacheStatus = 'filesystem' | 'redis' | 'redis-unavailable' | 'redis-degraded';
 
-/** The page cache's connection to Redis, once a request has made it (packages/foundation/src/server/pageCache.ts). */
+/**
+ * The page cache's connection to Redis, once a request has made it
+ * (packages/foundation/src/server/pageCache/redisConnection.ts).
+ */
 const connectedRedis = () => (globalThis as Record<symbol, SharedRedis | undefined>)[pageCacheRedis];
 
 export function pageCacheStatus(): PageCacheStatus {
-  if (!serverEnv().redis) return 'filesystem';
+  if (!serverSettings().redis) return 'filesystem';
   const redis = connectedRedis();
   if (redis?.unavailableSince !== undefined) return 'redis-unavailable';
   return redis?.refusingWritesSince === undefined ? 'redis' : 'redis-degraded';

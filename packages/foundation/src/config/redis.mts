@@ -1,6 +1,7 @@
 // The Redis the shared page cache uses, from the environment: which variables name it, how they are checked, and the
-// namespace of a deployment's keys there. Pure, and here so that configuration depends on nothing of the server:
-// ./env.ts turns a problem into an EnvError at start.
+// namespace of a deployment's keys there. Part of the server's settings (./settings.mts), which Node loads as they are
+// in the preload: TypeScript with types Node strips, importing only such files.
+import { EnvError } from './envChecks.mts';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,16 +28,12 @@ export type RedisTopology =
 export const keyNamespacePattern = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
- * The namespace of a deployment's keys: REDIS_KEY_PREFIX, else the environment the server reports as
- * (SENTRY_ENVIRONMENT, NEXT_PUBLIC_SENTRY_ENVIRONMENT, production), so that staging and production of one build on one
- * Redis share nothing. Undefined when the value is not a usable name (./env.ts says so at start).
+ * The namespace of a deployment's keys: REDIS_KEY_PREFIX, else the environment the server reports as (its settings'
+ * `environment`), so that staging and production of one build on one Redis share nothing. Undefined when the value is
+ * not a usable name (redisSettings says so at start).
  */
-export function keyNamespace(env: Env): string | undefined {
-  const name =
-    env.REDIS_KEY_PREFIX?.trim() ||
-    env.SENTRY_ENVIRONMENT?.trim() ||
-    env.NEXT_PUBLIC_SENTRY_ENVIRONMENT?.trim() ||
-    'production';
+export function keyNamespace(env: Env, environment: string): string | undefined {
+  const name = env.REDIS_KEY_PREFIX?.trim() || environment;
   return keyNamespacePattern.test(name) ? name : undefined;
 }
 
@@ -163,4 +160,45 @@ export function redisTopology(env: Env): RedisTopology | { problem: string } | u
     };
   }
   return undefined;
+}
+
+/**
+ * The Redis the page cache uses, checked as the client will read it; a password may be in the settings and never
+ * appears in a message. REDIS_CA_FILE must be a readable PEM file of certificates.
+ */
+function redis(env: Env): RedisTopology | undefined {
+  const topology = redisTopology(env);
+  if (topology && 'problem' in topology) throw new EnvError(topology.problem);
+  if (topology?.kind === 'single' && topology.caFile) {
+    let pem: string;
+    try {
+      // Loaded when called, not imported: the browser's bundle imports the settings for its own.
+      pem = process.getBuiltinModule('node:fs').readFileSync(topology.caFile, 'utf8');
+    } catch (error) {
+      throw new EnvError(
+        `REDIS_CA_FILE names a file the server cannot read (${(error as NodeJS.ErrnoException).code}): give the path of the PEM file of the CA that signed Redis's certificate.`,
+      );
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new EnvError(
+        'REDIS_CA_FILE must be a PEM file of certificates (-----BEGIN CERTIFICATE-----): the CA that signed Redis’s certificate.',
+      );
+    }
+  }
+  return topology;
+}
+
+/** The shared page cache's Redis and its keys' namespace, or none; throws an EnvError that says what to set. */
+export function redisSettings(
+  env: Env,
+  environment: string,
+): { redis: RedisTopology | undefined; redisKeyNamespace: string | undefined } {
+  const topology = redis(env);
+  if (!topology) return { redis: undefined, redisKeyNamespace: undefined };
+  const namespace = keyNamespace(env, environment);
+  if (namespace) return { redis: topology, redisKeyNamespace: namespace };
+  const name = env.REDIS_KEY_PREFIX?.trim() ? 'REDIS_KEY_PREFIX' : 'the environment (SENTRY_ENVIRONMENT)';
+  throw new EnvError(
+    `${name} names the page cache's keys in Redis, so it must match ${keyNamespacePattern} (1-64 letters, digits, . _ : -); set REDIS_KEY_PREFIX to such a name.`,
+  );
 }
