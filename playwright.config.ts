@@ -30,20 +30,21 @@ const lastOfReference = { 'ingest faults': /ingest-faults\.spec\.ts/, 'server lo
 /** An app's specs under tests/engines/ run in Firefox and WebKit, not Chromium; `next dev`'s under the other config. */
 const notInChromium = ['**/engines/**', '**/development.spec.ts'];
 
-// The cross-engine suites: the same tests in Debian's Firefox ESR and WebKitGTK (packages/testing/src/engine-fixtures.ts),
-// the foundation's (tests/engines) and each app's (<app>/tests/engines). A worker runs a file's tests in order, so that
-// each engine starts once per file, not once per test. First: Playwright hands out work in the order of this list, and
+// The cross-engine suites: the same tests in Debian's Firefox ESR and WebKitGTK (packages/testing/src/engines.ts),
+// the foundation's (tests/engines) and each app's (<app>/tests/engines), each project named after its engine:
+// `firefox`, `reference firefox` (scripts/test.mjs counts by it). A worker runs a file's tests in order, so that each
+// engine starts once per file, not once per test. First: Playwright hands out work in the order of this list, and
 // these files are the longest pieces of it (up to a minute each); last, one of them ran alone on one worker while the
 // other idled, for about 50 s of every run.
 const engineSuites = [
-  { name: '', testDir: './tests/engines', upstream: appOrigin },
+  { prefix: '', testDir: './tests/engines', upstream: appOrigin },
   ...apps
     .filter(({ testsDir }) => existsSync(`${testsDir}/engines`))
-    .map(({ name, testsDir, origin }) => ({ name: `${name} `, testDir: `${testsDir}/engines`, upstream: origin })),
+    .map(({ name, testsDir, origin }) => ({ prefix: `${name} `, testDir: `${testsDir}/engines`, upstream: origin })),
 ];
-const engineProjects: SuiteProject[] = engineSuites.flatMap(({ name, testDir, upstream }) =>
+const engineProjects: SuiteProject[] = engineSuites.flatMap(({ prefix, testDir, upstream }) =>
   (['firefox', 'webkit'] as const).map((engine) => ({
-    name: `${name}${engine}`,
+    name: `${prefix}${engine}`,
     testDir,
     fullyParallel: false,
     use: { engine, upstream },
