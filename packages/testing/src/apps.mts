@@ -35,19 +35,19 @@ export interface TestedApp {
 /** The first port of the apps other than the reference app, in the order of their names (after the services'). */
 const firstOtherAppPort = 3104;
 
-/** Every app of the repository: each folder of `<root>/apps` with a package.json, by name (`apps/guide`). */
-export const appFolders = (root = '.'): AppFolder[] =>
-  readdirSync(join(root, 'apps'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, 'apps', entry.name, 'package.json')))
+/** Every app of the repository: each folder of apps/ with a package.json, by name (`apps/guide`). */
+export const appFolders = (): AppFolder[] =>
+  readdirSync('apps', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join('apps', entry.name, 'package.json')))
     .map((entry) => `apps/${entry.name}`)
     .sort();
 
-/** Every app of `<root>/apps` that has a tests/ folder, in the order of their names. */
-export function testedApps(root = '.'): TestedApp[] {
-  const names = appFolders(root)
-    .filter((dir) => existsSync(join(root, dir, 'tests')))
+/** Every app of apps/ that has a tests/ folder, in the order of their names. */
+export function testedApps(): TestedApp[] {
+  const names = appFolders()
+    .filter((dir) => existsSync(join(dir, 'tests')))
     .map((dir) => dir.slice('apps/'.length));
-  const ifThere = (file: string) => (existsSync(join(root, file)) ? file : undefined);
+  const ifThere = (file: string) => (existsSync(file) ? file : undefined);
   const others = names.filter((name) => `apps/${name}` !== referenceApp);
   return names.map((name) => {
     const dir = `apps/${name}`;
