@@ -15,9 +15,11 @@ ENV BUILD_ID=$BUILD_ID NEXT_PUBLIC_SENTRY_DSN=$NEXT_PUBLIC_SENTRY_DSN \
     NEXT_PUBLIC_SENTRY_ENVIRONMENT=$NEXT_PUBLIC_SENTRY_ENVIRONMENT SENTRY_RELEASE=$SENTRY_RELEASE \
     NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
-# The foundation's package is a workspace of the app: npm links it, and installs its dependencies, from its manifest.
+# The foundation's packages are workspaces of the app: npm links them, and installs their dependencies, from their
+# manifests (the tests' harness too: the apps name it in their devDependencies).
 COPY packages/foundation/package.json packages/foundation/
-# Its bin, `web-foundation`, which `npm run build` runs: npm links a bin only if its file is there at install.
+COPY packages/testing/package.json packages/testing/
+# The foundation's bin, `web-foundation`, which `npm run build` runs: npm links a bin only if its file is there then.
 COPY packages/foundation/scripts/cli.mjs packages/foundation/scripts/
 COPY apps/web/package.json apps/web/
 COPY apps/guide/package.json apps/guide/

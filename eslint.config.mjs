@@ -10,7 +10,7 @@ const eslintConfig = [
   },
   {
     // Playwright fixtures call their callback `use`, which is not React's hook.
-    files: ['tests/e2e/**', 'tests/engines/**', 'apps/*/tests/**'],
+    files: ['tests/e2e/**', 'tests/engines/**', 'apps/*/tests/**', 'packages/testing/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {

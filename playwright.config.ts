@@ -1,29 +1,88 @@
 import { existsSync } from 'node:fs';
-import { defineConfig, devices } from '@playwright/test';
-import { testSettings as guideSettings } from './apps/guide/tests/settings';
-import { testSettings as webSettings } from './apps/web/tests/settings';
-import type { EngineOptions } from './tests/engines/fixtures';
+import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
+import { testedApps, testSettingsOf } from '@web-foundation/testing/apps';
+import type { EngineOptions } from '@web-foundation/testing/engines';
 import {
   appOrigin,
-  appPort,
-  apps,
   chromiumFlags,
   chromiumPath,
   e2eServerEnv,
-  guideOrigin,
-  guidePort,
   ingestOrigin,
   ingestPort,
-  webOrigin,
-  servicesFile,
-  webPort,
-} from './tests/support/e2e-env.mts';
+  referenceApp,
+} from '@web-foundation/testing/env';
 
-/** The specs of tests/e2e that prove the guide's app (apps/guide): its pages, sign-in, database and shutdown. */
-const guideSpecs = /first-page|sessions|database-lifecycle|product-tracing/;
+// Every app with a tests/ folder is found (packages/testing/src/apps.mts), built, served on its own port and given
+// its projects, so that a team adding apps/shop with its tests/ edits nothing here. Root tests/ holds the foundation's
+// own specs, which apply to every app: the page sweep and `npm start` at the root.
+const apps = testedApps();
+/** The engines' fixture options: the engine, and the app its proxy forwards to (the sweep names each app itself). */
+type Options = EngineOptions & { upstream: string };
+type SuiteProject = NonNullable<PlaywrightTestConfig<Options>['projects']>[number];
+const reference = apps.find(({ dir }) => dir === referenceApp);
 
-export default defineConfig<EngineOptions>({
-  testDir: './tests/e2e',
+/**
+ * The reference app's specs that run after everything else, in this order: `ingest faults` switches the shared ingest
+ * into failure modes, so it runs alone; `server log` reads what the server printed over the whole suite.
+ */
+const lastOfReference = { 'ingest faults': /ingest-faults\.spec\.ts/, 'server log': /server-log\.spec\.ts/ };
+
+/** An app's specs under tests/engines/ run in Firefox and WebKit, not Chromium; `next dev`'s under the other config. */
+const notInChromium = ['**/engines/**', '**/development.spec.ts'];
+
+// The cross-engine suites: the same tests in Debian's Firefox ESR and WebKitGTK (packages/testing/src/engines.ts),
+// the foundation's (tests/engines) and each app's (<app>/tests/engines), each project named after its engine:
+// `firefox`, `reference firefox` (scripts/test.mjs counts by it). A worker runs a file's tests in order, so that each
+// engine starts once per file, not once per test. First: Playwright hands out work in the order of this list, and
+// these files are the longest pieces of it (up to a minute each); last, one of them ran alone on one worker while the
+// other idled, for about 50 s of every run.
+const engineSuites = [
+  { prefix: '', testDir: './tests/engines', upstream: appOrigin },
+  ...apps
+    .filter(({ testsDir }) => existsSync(`${testsDir}/engines`))
+    .map(({ name, testsDir, origin }) => ({ prefix: `${name} `, testDir: `${testsDir}/engines`, upstream: origin })),
+];
+const engineProjects: SuiteProject[] = engineSuites.flatMap(({ prefix, testDir, upstream }) =>
+  (['firefox', 'webkit'] as const).map((engine) => ({
+    name: `${prefix}${engine}`,
+    testDir,
+    fullyParallel: false,
+    use: { engine, upstream },
+  })),
+);
+
+const chromiumProjects: SuiteProject[] = [
+  // The foundation's own: every app's pages swept, `npm start` at the root (the reference app by default).
+  { name: 'foundation', testDir: './tests/e2e' },
+  // Each app's own specs, against its own server.
+  ...apps.map(({ name, dir, testsDir, origin }) => ({
+    name,
+    testDir: testsDir,
+    testIgnore: [...notInChromium, ...(dir === referenceApp ? Object.values(lastOfReference) : [])],
+    use: { baseURL: origin },
+  })),
+];
+
+const lastProjects: SuiteProject[] = reference
+  ? [
+      {
+        name: 'ingest faults',
+        testDir: reference.testsDir,
+        testMatch: lastOfReference['ingest faults'],
+        use: { baseURL: reference.origin },
+        dependencies: [...engineProjects, ...chromiumProjects].map(({ name }) => name!),
+      },
+      {
+        name: 'server log',
+        testDir: reference.testsDir,
+        testMatch: lastOfReference['server log'],
+        use: { baseURL: reference.origin },
+        dependencies: ['ingest faults'],
+      },
+    ]
+  : [];
+
+export default defineConfig<Options>({
   fullyParallel: true,
   workers: 2,
   forbidOnly: !!process.env.CI,
@@ -39,38 +98,11 @@ export default defineConfig<EngineOptions>({
       args: chromiumFlags,
     },
   },
-  projects: [
-    // The cross-engine suite: the same tests in Debian's Firefox ESR and WebKitGTK (tests/engines/fixtures.ts). A
-    // worker runs a file's tests in order, so that each engine starts once per file, not once per test. First: Playwright
-    // hands out work in the order of this list, and these files are the longest pieces of it (up to a minute each);
-    // last, one of them ran alone on one worker while the other idled, for about 50 s of every run.
-    ...(['firefox', 'webkit'] as const).map((engine) => ({
-      name: engine,
-      testDir: './tests/engines',
-      fullyParallel: false,
-      use: { engine },
-    })),
-    // development.spec.ts runs `next dev` with servers of its own: playwright.development.config.ts.
-    // The reference app (apps/reference), which proves the specification.
-    { name: 'app', testIgnore: [/ingest-faults|server-log|development\.spec/, guideSpecs] },
-    // The guide's app (apps/guide): the foundation's tests of it, and its own tests as a team writes them.
-    { name: 'guide', testMatch: guideSpecs, use: { baseURL: guideOrigin } },
-    { name: 'guide tests', testDir: './apps/guide/tests', use: { baseURL: guideOrigin } },
-    // The team's app (apps/web): its own tests. Every page of it is swept by tests/e2e/sweep.spec.ts, with no test.
-    { name: 'web tests', testDir: './apps/web/tests', use: { baseURL: webOrigin } },
-    // Switches the shared ingest into failure modes, so it runs alone, after everything else.
-    {
-      name: 'ingest faults',
-      testMatch: /ingest-faults/,
-      dependencies: ['app', 'guide', 'guide tests', 'web tests', 'firefox', 'webkit'],
-    },
-    // Reads what the server printed over the whole suite, so it runs last.
-    { name: 'server log', testMatch: /server-log/, dependencies: ['ingest faults'] },
-  ],
+  projects: [...engineProjects, ...chromiumProjects, ...lastProjects],
   webServer: [
     {
-      // The local Sentry-protocol ingest both runtimes of the app report to.
-      command: 'node tests/support/sentry-ingest.mjs',
+      // The local Sentry-protocol ingest both runtimes of every app report to.
+      command: 'node packages/testing/src/sentry-ingest.mjs',
       url: `${ingestOrigin}/__ingest/health`,
       env: { INGEST_PORT: String(ingestPort) },
       reuseExistingServer: false,
@@ -78,32 +110,30 @@ export default defineConfig<EngineOptions>({
     },
     // Each app's services (<app>/tests/services.ts), before the app that calls them; started already when
     // scripts/e2e.mjs runs this (it starts them before the builds, which may read them).
-    ...(process.env.E2E_SERVICES_STARTED ? [] : Object.values(apps))
-      .filter((app) => existsSync(servicesFile(app)))
-      .map((app) => ({
-        command: `node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON ${servicesFile(app)}`,
-        wait: { stdout: /^services ready/m },
-        stdout: 'pipe' as const,
-        reuseExistingServer: false,
-        timeout: 30_000,
-        // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
-        gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
-      })),
+    ...(process.env.E2E_SERVICES_STARTED ? [] : apps).flatMap(({ servicesFile }) =>
+      servicesFile
+        ? [
+            {
+              command: `node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON ${servicesFile}`,
+              wait: { stdout: /^services ready/m },
+              stdout: 'pipe' as const,
+              reuseExistingServer: false,
+              timeout: 30_000,
+              // Stopped by a signal it passes on, so that Postgres stops and its data directory goes.
+              gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+            },
+          ]
+        : [],
+    ),
     // The production build of each app made by `npm test` (with e2eBuildEnv), each on its own port; loopback only.
-    ...(
-      [
-        [apps.reference, appOrigin, appPort, {}],
-        [apps.guide, guideOrigin, guidePort, guideSettings],
-        [apps.web, webOrigin, webPort, webSettings],
-      ] as const
-    ).map(([app, origin, port, settings]) => ({
-      command: `node tests/support/logged-server.mjs ${app}`,
-      url: `${origin}/api/health`,
+    ...apps.map((app) => ({
+      command: `node packages/testing/src/logged-server.mjs ${app.dir}`,
+      url: `${app.origin}/api/health`,
       // The app's own test settings (<app>/tests/settings.ts) beside the foundation's.
-      env: { ...e2eServerEnv, ...settings, PORT: String(port) },
+      env: { ...e2eServerEnv, ...testSettingsOf(app), PORT: String(app.port) },
       reuseExistingServer: false,
       timeout: 60_000,
-      // Its output goes to a file (tests/support/logged-server.mjs); stderr carries only a start-up failure.
+      // Its output goes to a file (packages/testing/src/logged-server.mjs); stderr carries only a start-up failure.
       stdout: 'ignore' as const,
       stderr: 'pipe' as const,
     })),

@@ -1,11 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumFlags, chromiumPath } from './tests/support/e2e-env.mts';
+import { chromiumFlags, chromiumPath } from '@web-foundation/testing/env';
 
-// `next dev`, checked on its own (tests/e2e/development.spec.ts): the spec starts the dev server itself and needs none
-// of the production suite's servers, and a dev server compiling beside that suite would slow both.
+// `next dev`, checked on its own (an app's tests/development.spec.ts: apps/guide's): the spec starts the dev server
+// itself and needs none of the production suite's servers, and a dev server compiling beside that suite would slow both.
 export default defineConfig({
-  testDir: './tests/e2e',
-  testMatch: /development\.spec\.ts/,
+  testDir: './apps',
+  testMatch: '*/tests/development.spec.ts',
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,

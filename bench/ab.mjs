@@ -23,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
-import { apps, builtDir, serverDir } from '../tests/support/e2e-env.mts';
-import { freePort } from '../tests/support/processes.ts';
-import { startRedis } from '../tests/support/redis.ts';
+import { builtDir, referenceApp, serverDir } from '@web-foundation/testing/env';
+import { freePort } from '@web-foundation/testing/processes';
+import { startRedis } from '@web-foundation/testing/services';
 
 const commit = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 if (!commit) {
@@ -80,12 +80,12 @@ const ingest = startIngest(ingestPort);
  * @returns {{ cwd: string, command: [string, ...string[]], build: string, server: string }}
  */
 function layoutOf(dir) {
-  if (existsSync(join(dir, apps.reference, 'package.json'))) {
+  if (existsSync(join(dir, referenceApp, 'package.json'))) {
     return {
-      cwd: join(dir, apps.reference),
+      cwd: join(dir, referenceApp),
       command: ['npm', 'run', 'build'],
-      build: join(dir, builtDir(dist, apps.reference)),
-      server: join(dir, serverDir(dist, apps.reference)),
+      build: join(dir, builtDir(dist, referenceApp)),
+      server: join(dir, serverDir(dist, referenceApp)),
     };
   }
   const atRoot = { cwd: dir, build: join(dir, dist), server: join(dir, dist, 'standalone') };

@@ -1,6 +1,6 @@
 // `node bench/connection-floods.mjs [--preload <commit>]`: issues 36's and 44's floods against the tests' build of the
 // reference app (apps/reference/.next-e2e, from `npm test` or the reference app's `npm run build` with NEXT_DIST_DIR
-// .next-e2e), on an instance of its own started from a copy of it (tests/support/cluster.ts copyOfBuild): 20,000
+// .next-e2e), on an instance of its own started from a copy of it (packages/testing/src/cluster.ts copyOfBuild): 20,000
 // upgrade cycles, 4,000 connections each holding 65,535 of 65,536 body bytes, three bursts of 1,000 clients going away mid-body
 // on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, and 6,000 connections that say nothing,
 // /api/health probed from a thread of its own (or, for the silent ones, on a new connection) before and during each. Prints the serving
@@ -10,8 +10,8 @@
 // the preload. Loopback only; every flood stops by itself, an unanswered upgrade after 50 ms.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
-import { ingestPort } from '../tests/support/e2e-env.mts';
+import { copyOfBuild, startInstance } from '@web-foundation/testing/cluster';
+import { ingestPort } from '@web-foundation/testing/env';
 import {
   abortMidBody,
   healthMs,
@@ -22,9 +22,9 @@ import {
   resetPeak,
   silentConnections,
   upgradeCycles,
-} from '../tests/support/floods.ts';
+} from '@web-foundation/testing/floods';
 import { option, sleep, startIngest } from './lib.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 /** Where the foundation's source is, the server preload's folder among it. */
 const foundationSource = 'packages/foundation/src';
@@ -56,7 +56,7 @@ if (preload) {
 /**
  * Each flood runs on a fresh instance: on the preload before issue 36, the upgrades leave the server unusable.
  * @param {(instance: {
- *   app: import('../tests/support/cluster.ts').Instance,
+ *   app: import('@web-foundation/testing/cluster').Instance,
  *   environment: string,
  *   usage: () => string,
  *   health: () => Promise<string>,

@@ -12,7 +12,7 @@
 //   npm run bench:frames -- --port 3503 --ingest-port 3599   # ports of your own (default 3203, and 3299: the one
 //                                                            # `npm run bench` built the browser's DSN with)
 import { chromium } from '@playwright/test';
-import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
+import { chromiumFlags, chromiumPath } from '@web-foundation/testing/env';
 import { benchApp, option, phonePage, reportingStartTimes, start, startIngest, watchReportingStart } from './lib.mjs';
 
 const loads = Number(option('loads', 3));

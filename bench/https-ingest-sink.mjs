@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startIngest } from './lib.mjs';
-import { selfSigned } from '../tests/support/front.ts';
+import { selfSigned } from '@web-foundation/testing/services';
 
 /**
  * startIngest's ingest, also taking envelopes over HTTPS on `tlsPort`, as production's ingest does, with a self-signed
- * certificate made now (tests/support/front.ts). Besides startIngest's: `httpsDsn`; `serverEnv`, what a server sending
+ * certificate made now (packages/testing/src/front.ts). Besides startIngest's: `httpsDsn`; `serverEnv`, what a server sending
  * to it needs (that DSN, and NODE_EXTRA_CA_CERTS to trust the certificate); `tlsConnections()`, how many TLS
  * connections it has accepted so far.
  * @param {number} port

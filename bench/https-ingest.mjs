@@ -25,8 +25,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cpuMs, dedicateServerCore, option, startIngest, startStandalone } from './lib.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
-import { apps, serverDir } from '../tests/support/e2e-env.mts';
-import { now } from '../tests/support/ingest.ts';
+import { referenceApp, serverDir } from '@web-foundation/testing/env';
+import { now } from '@web-foundation/testing/ingest';
 
 const rounds = Number(option('rounds', 6));
 const seconds = Number(option('seconds', 10));
@@ -36,7 +36,7 @@ const connections = Number(option('connections', 10));
 const port = Number(option('port', 3600));
 const path = option('path', '/examples/42');
 const distDir = '.next-https';
-const app = apps.reference;
+const app = referenceApp;
 
 const plain = startIngest(port + 49);
 const httpsOff = startHttpsIngest(port + 48, port + 46);

@@ -5,9 +5,9 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apps, builtDir, chromiumFlags, chromiumPath, serverDir } from '../tests/support/e2e-env.mts';
-import { IngestClient } from '../tests/support/ingest.ts';
-import { killedOnExit } from '../tests/support/processes.ts';
+import { builtDir, chromiumFlags, chromiumPath, referenceApp, serverDir } from '@web-foundation/testing/env';
+import { IngestClient } from '@web-foundation/testing/ingest';
+import { killedOnExit } from '@web-foundation/testing/processes';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { longTaskCauses, scriptRole, scriptUrls, traceCategories } from './long-task-causes.mjs';
 
@@ -39,7 +39,7 @@ export function option(name, fallback) {
 
 /**
  * The local Sentry-protocol ingest, accepting everything, so that the app's sending is measured, not skipped: the
- * tests' client (tests/support/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
+ * tests' client (packages/testing/src/ingest.ts) with its `dsn`, `pid` and `stop()`. `transactionsFor(from, paths)` counts the
  * transactions of requests to those paths that arrived after `from` (a `now()` taken before the load). `env`: more of
  * the ingest's settings (its HTTPS listener: bench/https-ingest-sink.mjs).
  * @param {number} port
@@ -47,7 +47,7 @@ export function option(name, fallback) {
  */
 export function startIngest(port, env = {}) {
   const ingest = killedOnExit(
-    spawn('node', ['tests/support/sentry-ingest.mjs'], {
+    spawn('node', ['packages/testing/src/sentry-ingest.mjs'], {
       stdio: 'ignore',
       env: { ...process.env, INGEST_PORT: String(port), ...env },
     }),
@@ -58,7 +58,7 @@ export function startIngest(port, env = {}) {
     pid: ingest.pid,
     stop: () => ingest.kill(),
     transactionsFor: async (
-      /** @type {import('../tests/support/ingest.ts').Moment} */ from,
+      /** @type {import('@web-foundation/testing/ingest').Moment} */ from,
       /** @type {string[]} */ paths,
     ) =>
       (await client.items('transaction', from)).filter((item) =>
@@ -92,7 +92,7 @@ export function build(dir, env) {
  * The app the benchmarks load: the reference pages (/examples/…, /api/health, /api/diagnostics/…), the app the tests
  * prove the specification on. No bench loads the guide's pages (apps/guide) or the team's (apps/web).
  */
-export const benchApp = apps.reference;
+export const benchApp = referenceApp;
 
 /** A build of the bench's app from the repository's root: `distDir` (NEXT_DIST_DIR) is inside the app's folder. */
 export const appBuild = (/** @type {string} */ distDir) => builtDir(distDir, benchApp);
@@ -127,9 +127,7 @@ export function buildApp(env) {
  * Builds bench/baseline, or `bench/.baseline-no-proxy` (a copy of it without proxy.js, beside it), in place; returns
  * the seconds. No copy of the apps is needed: the baseline re-exports the reference app's pages by their paths in
  * apps/reference/src, which import each other and the foundation's package (through the root's node_modules), all
- * below the repository's root, which Turbopack resolves in (the lockfile's folder). The foundation's imports of an
- * app's own modules (@web-foundation/product-env, @web-foundation/product-slugs) resolve through the root's
- * tsconfig.json, which names the reference app's.
+ * below the repository's root, which Turbopack resolves in (the lockfile's folder).
  */
 export const buildBaseline = (/** @type {string} */ dir, /** @type {Env} */ env) => build(dir, env);
 

@@ -11,7 +11,7 @@
 //   npm run bench:load -- --port 3503 --ingest-port 3599   # ports of your own (default 3205 and 3298)
 import autocannon from 'autocannon';
 import { appServer, buildApp, rssMb, sleep, startIngest, startStandalone } from './lib.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 const args = process.argv.slice(2);
 const option = (/** @type {string} */ name, /** @type {number} */ fallback) => {

@@ -18,7 +18,7 @@ import pino from 'pino';
 import { createServerLogger } from '../packages/foundation/src/observability/server/log.mts';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
 import { answersHealth, appServer, buildApp, load, option, sleep, startIngest } from './lib.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 const distDir = option('dist', '.next-bench-logging');
 const rounds = Number(option('rounds', 3));

@@ -5,9 +5,9 @@
 // keys and memory. Loopback only; it stops by itself.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyOfBuild, startInstance } from '../tests/support/cluster.ts';
-import { e2eDistDir } from '../tests/support/e2e-env.mts';
-import { startRedis } from '../tests/support/redis.ts';
+import { copyOfBuild, startInstance } from '@web-foundation/testing/cluster';
+import { e2eDistDir } from '@web-foundation/testing/env';
+import { startRedis } from '@web-foundation/testing/services';
 import { benchApp, option } from './lib.mjs';
 
 const slugs = Number(option('slugs', '1200'));

@@ -13,9 +13,9 @@
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { appServer, option, sleep, startIngest } from './lib.mjs';
-import { chromiumFlags, chromiumPath } from '../tests/support/e2e-env.mts';
+import { chromiumFlags, chromiumPath } from '@web-foundation/testing/env';
 import { preload } from '../packages/foundation/scripts/standalone.mjs';
-import { killedOnExit } from '../tests/support/processes.ts';
+import { killedOnExit } from '@web-foundation/testing/processes';
 
 const dist = option('dist', '.next-e2e');
 const runs = Number(option('runs', '10'));

@@ -17,9 +17,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { appServer, benchApp, buildApp, cpuMs, load, option, sleep, startIngest, startStandalone } from './lib.mjs';
-import { copyOfBuild } from '../tests/support/cluster.ts';
-import { redisServer, startCluster, startSentinels } from '../tests/support/redis.ts';
-/** @typedef {import('../tests/support/redis.ts').Redis} Redis */
+import { copyOfBuild } from '@web-foundation/testing/cluster';
+import { redisServer, startCluster, startSentinels } from '@web-foundation/testing/services';
+/** @typedef {import('@web-foundation/testing/services').Redis} Redis */
 
 const dist = option('dist', '.next-bench-cache');
 const rounds = Number(option('rounds', 2));

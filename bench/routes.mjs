@@ -9,7 +9,7 @@
 //   npm run bench:routes -- --dist .next-x --seconds 10 --connections 20
 //   npm run bench:routes -- --port 3503 --ingest-port 3599   # ports of your own (default 3203 and 3299)
 import { benchApp, load, option, rssMb, sleep, start, startIngest } from './lib.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 const dir = option('dir', benchApp);
 const seconds = Number(option('seconds', 6));

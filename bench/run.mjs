@@ -56,7 +56,7 @@ import {
 } from './lib.mjs';
 import { causeSummary, longTaskMs, scriptFile, taskLines } from './long-task-causes.mjs';
 import { startHttpsIngest } from './https-ingest-sink.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 const args = process.argv.slice(2);
 const rounds = Number(option('rounds', 2));

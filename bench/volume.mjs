@@ -6,7 +6,7 @@
 //   npm run bench:volume -- --skip-build --requests 300
 //   npm run bench:volume -- --port 3503 --ingest-port 3599   # ports of your own (default 3206 and 3297)
 import { benchApp, buildApp, option, sleep, start, startIngest } from './lib.mjs';
-import { now } from '../tests/support/ingest.ts';
+import { now } from '@web-foundation/testing/ingest';
 
 const args = process.argv.slice(2);
 const perRoute = Number(option('requests', 100));

@@ -10,25 +10,20 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
-const { e2eBuilds, servicesFile, settingsFileOf } = await import('../tests/support/e2e-env.mts');
+const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
 const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
 const settingsFile = (app, distDir) => join(app, distDir, 'e2e-build-settings.json');
 
-/** The app's settings as its tests run it (<app>/tests/settings.ts), or none. */
-const testSettingsOf = async (app) =>
-  existsSync(settingsFileOf(app)) ? (await import(pathToFileURL(resolve(settingsFileOf(app))).href)).testSettings : {};
-
 /** Starts `<app>/tests/services.ts` and resolves once it prints `services ready`; rejects if it exits first. */
-function startServices(app) {
-  const child = spawn('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', servicesFile(app)], {
+function startServices(servicesFile) {
+  const child = spawn('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', servicesFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((ready, failed) => {
@@ -38,9 +33,7 @@ function startServices(app) {
       printed += chunk;
       if (/^services ready/m.test(printed)) ready(child);
     });
-    child.on('exit', (code) =>
-      failed(new Error(`${servicesFile(app)} stopped before it was ready (exit code ${code}).`)),
-    );
+    child.on('exit', (code) => failed(new Error(`${servicesFile} stopped before it was ready (exit code ${code}).`)));
   });
 }
 
@@ -51,12 +44,13 @@ const stop = (child) =>
 const services = [];
 let status = 1;
 try {
-  for (const app of new Set(e2eBuilds.map(({ app }) => app))) {
-    if (existsSync(servicesFile(app))) services.push(await startServices(app));
+  for (const { servicesFile } of testedApps()) {
+    if (servicesFile) services.push(await startServices(servicesFile));
   }
-  for (const { app, env } of e2eBuilds) {
+  for (const { app: tested, env } of e2eBuilds()) {
+    const app = tested.dir;
     // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
-    const settings = { ...(await testSettingsOf(app)), ...env };
+    const settings = { ...testSettingsOf(tested), ...env };
     const recorded = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
     const label = `${app} (${env.NEXT_DIST_DIR})`;
     const stale =

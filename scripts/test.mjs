@@ -5,7 +5,8 @@ import { requireSupportedNode } from '../packages/foundation/scripts/node-versio
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
-const { apps, serverLogFile } = await import('../tests/support/e2e-env.mts');
+const { appFolders } = await import('@web-foundation/testing/apps');
+const { serverLogFile } = await import('@web-foundation/testing/env');
 
 const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });
@@ -20,7 +21,7 @@ const checks = [
   { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
   // The foundation and the tests, then each app with its own tsconfig.json (its own settings' module).
   { name: 'types', cmd: ['tsc', '--noEmit'] },
-  ...Object.values(apps).map((app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] })),
+  ...appFolders().map((app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] })),
 ];
 const checksAtOnce = 2;
 
@@ -31,7 +32,7 @@ const steps = [
   },
   // Each app's services, then each app built as it is in its own folder (only what is stale), then Playwright.
   { name: 'e2e', cmd: ['node', '--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'scripts/e2e.mjs'] },
-  // `next dev` with the settings `npm run dev` uses, started once, alone (tests/e2e/development.spec.ts).
+  // `next dev` with the settings `npm run dev` uses, started once, alone (apps/guide/tests/development.spec.ts).
   { name: 'e2e (development)', cmd: ['playwright', 'test', '-c', 'playwright.development.config.ts'] },
 ];
 
@@ -67,7 +68,8 @@ function engineCounts() {
     suite.suites?.forEach(visit);
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests) {
-        const engine = ['firefox', 'webkit'].includes(t.projectName) ? t.projectName : 'chromium';
+        // The cross-engine projects are named after their engine: `firefox`, `reference webkit` (playwright.config.ts).
+        const engine = /\b(firefox|webkit)$/.exec(t.projectName)?.[1] ?? 'chromium';
         const tally = (byEngine[engine] ??= { passed: 0, failed: 0 });
         if (t.status === 'expected' || t.status === 'flaky') tally.passed++;
         else if (t.status === 'unexpected') tally.failed++;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { appHost, appPort, apps, e2eServerEnv, startScript } from '../support/e2e-env.mts';
-import { thrownException } from '../support/ingest';
-import { freePort } from '../support/processes';
-import { rawRequest } from '../support/raw-http';
-import { expect, test } from './fixtures';
+import { appHost, appPort, e2eServerEnv, referenceApp, startScript } from '@web-foundation/testing/env';
+import { thrownException } from '@web-foundation/testing/ingest';
+import { freePort } from '@web-foundation/testing/processes';
+import { rawRequest } from '@web-foundation/testing/raw-http';
+import { expect, test } from '@web-foundation/testing';
 
 // Issues 5 and 6: methods Next cannot handle, readiness, and graceful shutdown of the real `npm start` server.
 
@@ -31,7 +31,7 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const server = spawn('node', [startScript], {
-    cwd: apps.reference,
+    cwd: referenceApp,
     // A drain long enough to see readiness turn 503 on a loaded machine, and a cut later than the test's own
     // time-out: a server that waited for the cut, instead of closing once its requests finished, fails the test.
     env: {

@@ -1,5 +1,5 @@
 import type { Page, Response } from '@playwright/test';
-import { ingestOrigin } from '../support/e2e-env.mts';
+import { ingestOrigin } from '@web-foundation/testing/env';
 import {
   axeColourRules,
   axeProblem,
@@ -16,10 +16,10 @@ import {
   transactionProblem,
   transactionWithinMs,
   type SweptPage,
-} from '../support/sweep';
-import { axeOn, recordCspViolations, test } from './fixtures';
+} from '@web-foundation/testing/sweep';
+import { axeOn, recordCspViolations, test } from '@web-foundation/testing';
 
-// Issue 35: every page of the build, found in its manifests (tests/support/sweep.ts), loaded once in Chromium and held
+// Issue 35: every page of the build, found in its manifests (packages/testing/src/sweep.ts), loaded once in Chromium and held
 // to the foundation's promises: no 5xx, no axe violation in either colour scheme, no CSP violation, no console error,
 // and its page-load transaction at the ingest under its route's name. A new page is swept without a test of its own.
 
@@ -46,7 +46,7 @@ async function axeInBothSchemes(page: Page, swept: SweptPage) {
   ]);
 }
 
-for (const app of sweptApps) {
+for (const app of sweptApps()) {
   const sweep = sweepOfBuild(app);
   test.describe(app.app, () => {
     test.use({ baseURL: app.origin });

@@ -13,17 +13,17 @@ import {
   transactionProblem,
   transactionWithinMs,
   type AxeViolation,
-} from '../support/sweep';
-import { fromSite, test } from './fixtures';
+} from '@web-foundation/testing/sweep';
+import { fromSite, test } from '@web-foundation/testing/engines';
 
-// Issue 35 in Firefox ESR and WebKitGTK: every page of the build (tests/support/sweep.ts), loaded once through the
+// Issue 35 in Firefox ESR and WebKitGTK: every page of the build (packages/testing/src/sweep.ts), loaded once through the
 // test's own proxy and held to the same promises as in Chromium (tests/e2e/sweep.spec.ts). axe runs in the engine's
 // default colour scheme only: the dark scheme's colours are CSS, which Chromium's sweep checks.
 
 /** The axe-core @axe-core/playwright injects in Chromium, so that every engine is held to the same rules. */
 const axeSource = (createRequire(require.resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
 
-for (const app of sweptApps) {
+for (const app of sweptApps()) {
   const sweep = sweepOfBuild(app);
   test.describe(app.app, () => {
     test.use({ upstream: app.origin });

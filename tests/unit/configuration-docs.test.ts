@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Every variable the server reads is in a settings table and an .env.example: the foundation's in the repository's
-// README (Configuration) and .env.example, each app's own (its src/config/productEnv.ts) in the app's README.md
+// README (Configuration) and .env.example, each app's own (its src/product.ts) in the app's README.md
 // (Settings) and .env.example, so that a team's settings never go into the foundation's files. A variable added to
 // the code without them fails here.
 

@@ -129,3 +129,19 @@ describe('paths the docs name', () => {
     ]);
   });
 });
+
+// Docs a newcomer reads in fifteen minutes (issue 52): today's state, each fact once; the story is in git and
+// docs/decisions.md. A change that needs more lines makes room by cutting, not by raising the budget.
+describe('the docs’ budget', () => {
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1; // as `wc -l` counts them
+  it('docs/ holds at most 1,600 lines', () => {
+    const counts = readdirSync('docs', { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => [`docs/${name}`, lines(join('docs', name))] as const);
+    const total = counts.reduce((sum, [, count]) => sum + count, 0);
+    expect(total, counts.map(([doc, count]) => `${doc} ${count}`).join(', ')).toBeLessThanOrEqual(1600);
+  });
+  it('README.md holds at most 200 lines', () => {
+    expect(lines('README.md')).toBeLessThanOrEqual(200);
+  });
+});

@@ -48,19 +48,15 @@ function followTheGuide(fork: string) {
       '      <PageHead title="Catalog" description="What we sell." />\n      <h1>Catalog</h1>\n    </main>\n  );\n}\n',
   );
   write(join(app, 'migrations/0002-catalog.sql'), 'CREATE TABLE catalog (id serial PRIMARY KEY, name text);\n');
-  edit(join(app, 'src/config/productEnv.ts'), (text) =>
+  edit(join(app, 'src/product.ts'), (text) =>
     text
-      .replace(
-        '  sessionSecret: string;\n}',
-        '  sessionSecret: string;\n  /** CATALOG_SIZE: items per page. */\n  catalogSize: number;\n}',
-      )
       .replace(
         "import { secret, url } from '@web-foundation/foundation/env-checks';",
         "import { integer, secret, url } from '@web-foundation/foundation/env-checks';",
       )
       .replace(
-        '    sessionSecret: secret(',
-        "    catalogSize: integer('CATALOG_SIZE', source.CATALOG_SIZE, { min: 1, max: 100, fallback: 20 }),\n    sessionSecret: secret(",
+        '    /** SESSION_SECRET',
+        "    /** CATALOG_SIZE: items per page. */\n    catalogSize: integer('CATALOG_SIZE', source.CATALOG_SIZE, { min: 1, max: 100, fallback: 20 }),\n    /** SESSION_SECRET",
       ),
   );
   const guideExample = readFileSync(join(fork, 'apps/guide/.env.example'), 'utf8');

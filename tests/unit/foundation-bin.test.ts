@@ -11,7 +11,9 @@ describe('the web-foundation command', () => {
     for (const args of [[], ['serve'], ['toString']]) {
       const { status, stderr } = run(...args);
       expect(status, args.join(' ')).toBe(1);
-      expect(stderr.trim(), args.join(' ')).toMatch(/^web-foundation \S+: there is no such command\. Say dev, build/);
+      expect(stderr.trim(), args.join(' ')).toMatch(
+        /^web-foundation \S+: there is no such command\. Say dev, build, start or entries/,
+      );
     }
   });
 

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Client, Event, SpanJSON } from '@sentry/core';
 import { getNamedRouteRegex } from 'next/dist/shared/lib/router/utils/route-regex';
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import ts from 'typescript';
+import { appFolders } from '@web-foundation/testing/apps';
 import { describe, expect, it } from 'vitest';
 import { sentryTraceFromTraceparent } from '../../packages/foundation/src/observability/server/traceparent';
 import { consoleRecord } from '../../packages/foundation/src/observability/server/log.mts';
@@ -14,7 +15,6 @@ import {
   urlRedaction,
 } from '../../packages/foundation/src/observability/privacy/events';
 import { redactedUrl, redactedUrlsIn } from '../../packages/foundation/src/observability/privacy/urls.mts';
-import { config as proxyConfig } from '../../apps/web/src/proxy';
 import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
 import { hasDotSegment } from '../../packages/foundation/src/server/dotSegments.mts';
 import { requestIdFor } from '../../packages/foundation/src/server/requestId.mts';
@@ -96,10 +96,14 @@ describe('every regex in apps/*/src/ and packages/foundation/src/ runs in linear
     expect(slowInputs((input) => input.replace(regex, ''))).toEqual([]);
   });
 
-  it("Next's regexes for the proxy's matcher and for the app's dynamic routes", () => {
-    expect(
-      slowInputs((input) => unstable_doesMiddlewareMatch({ config: proxyConfig, url: `http://h/${input}` })),
-    ).toEqual([]);
+  it("Next's regexes for every app's proxy matcher and for the app's dynamic routes", async () => {
+    for (const app of appFolders()) {
+      const { config } = (await import(resolve(app, 'src/proxy.ts'))) as { config: { matcher: string[] } };
+      expect(
+        slowInputs((input) => unstable_doesMiddlewareMatch({ config, url: `http://h/${input}` })),
+        app,
+      ).toEqual([]);
+    }
     for (const route of ['/examples/on-demand/[slug]', '/examples/docs/[...path]', '/examples/[id]']) {
       const regex = new RegExp(getNamedRouteRegex(route, { prefixRouteKeys: false }).re.source);
       const prefix = route.slice(0, route.indexOf('['));
@@ -180,7 +184,7 @@ describe('every function that applies a regex to request data runs in linear tim
       'the revalidation webhook',
       (input) => [
         bearerMatches(`Bearer ${input}`, 'secret'),
-        revalidationRequest(JSON.stringify({ path: `/${input}` }), pages),
+        revalidationRequest(JSON.stringify({ path: `/${input}` }), pages, {}),
       ],
     ],
   ])('%s', (_, pass) => {

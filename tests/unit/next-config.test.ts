@@ -2,9 +2,12 @@ import { execSync } from 'node:child_process';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
 import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
 import { describe, expect, it } from 'vitest';
-import config from '../../apps/web/next.config';
 import { sourceFingerprint } from '../../packages/foundation/scripts/build-identity.mts';
 import { maxRequestBodyBytes } from '../../packages/foundation/src/config/requestBody';
+import { nextConfig } from '../../packages/foundation/src/nextConfig';
+
+/** What every app's next.config.ts exports: the foundation's config, with nothing of the app's. */
+const config = nextConfig();
 
 describe('next.config images (spec §9)', () => {
   const { images } = config(PHASE_PRODUCTION_SERVER);

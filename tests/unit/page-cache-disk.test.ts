@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFs } from 'next/dist/server/lib/node-fs-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import PageCacheHandler, { diskPages } from '../../packages/foundation/src/server/pageCache';
+import PageCacheHandler from '../../packages/foundation/src/server/pageCache/handler';
+import { diskPages } from '../../packages/foundation/src/server/pageCache/diskBound';
 
 // Issue 36, point 5: without Redis, Next's filesystem cache wrote every page a fallback route generated (a made-up but
 // valid slug each, about 12 KB in three files) and never removed one. Next's own writer, into a build of its own, under

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import PageCacheHandler from '../../packages/foundation/src/server/pageCache';
+import PageCacheHandler from '../../packages/foundation/src/server/pageCache/handler';
 import { handPageCacheToNext } from '../../packages/foundation/src/server/startup';
 
 // Where Next's IncrementalCache finds a cache handler when next.config names none

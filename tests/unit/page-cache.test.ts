@@ -15,10 +15,11 @@ import {
   maxEntryChars,
   maxKeySeconds,
   pageKey,
-} from '../../packages/foundation/src/server/pageCacheEntry';
-import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis';
+} from '../../packages/foundation/src/server/pageCache/entry';
+import { keyNamespace, parseRedisUrl } from '../../packages/foundation/src/config/redis.mts';
+import { parseSettings } from '../../packages/foundation/src/config/settings.mts';
 import { recordPageCacheWrite, renderedItself } from '../../packages/foundation/src/server/revalidationWrites';
-import { startRedis, type Redis } from '../support/redis';
+import { startRedis, type Redis } from '@web-foundation/testing/services';
 
 const page = (html: string) => ({ kind: 'PAGES', html, pageData: { generatedAt: html }, headers: {}, status: 200 });
 
@@ -97,12 +98,16 @@ describe('page cache entries', () => {
   it('are namespaced by the deployment and the build id', () => {
     expect(keyPrefix('production', 'abc123')).toBe('production:next-page-cache:abc123:');
     // REDIS_KEY_PREFIX, else the environment the server reports as: staging and production never share a key.
-    expect(keyNamespace({})).toBe('production');
-    expect(keyNamespace({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('preview');
-    expect(keyNamespace({ SENTRY_ENVIRONMENT: 'staging', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('staging');
-    expect(keyNamespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
-    expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' })).toBeUndefined();
-    expect(keyNamespace({ SENTRY_ENVIRONMENT: 'x'.repeat(65) })).toBeUndefined();
+    // The environment as the server's settings settle it, the build's inlined one included.
+    const namespace = (env: Record<string, string>, build = {}) =>
+      parseSettings({ REDIS_URL: 'redis://r', ...env }, build).redisKeyNamespace;
+    expect(namespace({})).toBe('production');
+    expect(namespace({ NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('preview');
+    expect(namespace({}, { environment: 'preview' })).toBe('preview');
+    expect(namespace({ SENTRY_ENVIRONMENT: 'staging', NEXT_PUBLIC_SENTRY_ENVIRONMENT: 'preview' })).toBe('staging');
+    expect(namespace({ REDIS_KEY_PREFIX: 'shop:eu', SENTRY_ENVIRONMENT: 'staging' })).toBe('shop:eu');
+    expect(keyNamespace({ REDIS_KEY_PREFIX: 'two words' }, 'production')).toBeUndefined();
+    expect(keyNamespace({}, 'x'.repeat(65))).toBeUndefined();
   });
 });
 
@@ -174,7 +179,7 @@ describe('the shared page cache against a real Redis', () => {
   const warnings: string[] = [];
   /** Every warning since the first connection, never cleared. */
   const allWarnings: string[] = [];
-  type Handler = typeof import('../../packages/foundation/src/server/pageCache');
+  type Handler = typeof import('../../packages/foundation/src/server/pageCache/handler');
   let PageCacheHandler: Handler['default'];
   let callTimeoutMs: number;
   let pauseMs: number;
@@ -201,11 +206,8 @@ describe('the shared page cache against a real Redis', () => {
     // The handler reads them through serverEnv(), once per test file (Vitest gives each file its own modules).
     process.env.REDIS_URL = `redis://:not-in-logs@127.0.0.1:${redis.port}`;
     process.env.REDIS_KEY_PREFIX = 'unit';
-    ({
-      default: PageCacheHandler,
-      callTimeoutMs,
-      pauseMs,
-    } = await import('../../packages/foundation/src/server/pageCache'));
+    ({ default: PageCacheHandler } = await import('../../packages/foundation/src/server/pageCache/handler'));
+    ({ callTimeoutMs, pauseMs } = await import('../../packages/foundation/src/server/pageCache/redisConnection'));
   });
   afterAll(async () => {
     delete process.env.REDIS_URL;

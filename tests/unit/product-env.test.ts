@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EnvError, integer, secret, url } from '../../packages/foundation/src/config/envChecks.mts';
+import { defineProduct } from '../../packages/foundation/src/product';
 
-// The product's settings (an app's src/config/productEnv.ts) are checked with these, and validated with the foundation's.
+// The product's settings (an app's src/product.ts) are checked with these, and at the server's start with the foundation's.
 
 describe('url()', () => {
   const backend = { protocols: ['http:', 'https:'], example: 'http://backend.internal:8080' };
@@ -69,23 +70,38 @@ describe('integer()', () => {
   });
 });
 
-describe('the product’s settings in the server’s environment', () => {
-  it('are parsed with the foundation’s, from the same source, so a bad one stops start-up alike', async () => {
-    vi.resetModules();
-    vi.doMock('../../apps/reference/src/config/productEnv', () => ({
-      parseProductEnv: (source: Record<string, string | undefined>) => ({
-        backendUrl: url('BACKEND_URL', source.BACKEND_URL, { protocols: ['http:'], example: 'http://backend' }),
-      }),
-    }));
+describe('defineProduct: the settings an app hands the foundation', () => {
+  const declaration = {
+    settings: (source: Record<string, string | undefined>) => ({
+      backendUrl: url('BACKEND_URL', source.BACKEND_URL, { protocols: ['http:'], example: 'http://backend' }),
+    }),
+  };
+  it('reads them from the process’s environment once, typed as the app declares them', () => {
+    vi.stubEnv('BACKEND_URL', 'http://backend:8080');
     try {
-      const { parseServerEnv } = await import('../../packages/foundation/src/config/env');
-      expect(parseServerEnv({ BACKEND_URL: 'http://backend:8080' }).product).toEqual({
-        backendUrl: 'http://backend:8080',
-      });
-      expect(() => parseServerEnv({})).toThrow(/^BACKEND_URL is not set/);
+      const product = defineProduct(declaration);
+      const settings: { backendUrl: string } = product.settings();
+      expect(settings).toEqual({ backendUrl: 'http://backend:8080' });
+      vi.stubEnv('BACKEND_URL', 'http://elsewhere:8080');
+      expect(product.settings()).toBe(settings);
     } finally {
-      vi.doUnmock('../../apps/reference/src/config/productEnv');
-      vi.resetModules();
+      vi.unstubAllEnvs();
     }
+  });
+  it('throws the check’s sentence, which stops the server’s start (instrumentationFor’s register)', () => {
+    vi.stubEnv('BACKEND_URL', '');
+    try {
+      const product = defineProduct(declaration);
+      expect(() => product.settings()).toThrow(EnvError);
+      expect(() => product.settings()).toThrow(/^BACKEND_URL is not set/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+  it('without slug rules, every fallback route keeps the default rule', () => {
+    const product = defineProduct(declaration);
+    expect(product.slugRules).toEqual({});
+    expect(product.acceptsSlug('/shop/[slug]', 'first-visit')).toBe(true);
+    expect(product.acceptsSlug('/shop/[slug]', 'First')).toBe(false);
   });
 });

@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { appFolders } from '@web-foundation/testing/apps';
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { describe, expect, it } from 'vitest';
-import { config } from '../../apps/web/src/proxy';
 
-// Next's own matcher logic, fed our proxy's config (spec §2: every path but the listed exclusions).
-const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `http://localhost${path}` });
+// Next's own matcher logic, fed each app's proxy config (spec §2: every path but the listed exclusions). Every app
+// writes its matcher literally, as Next requires, so each is checked: the apps are found, not named.
+const proxyConfigs = await Promise.all(
+  appFolders().map(async (app) => {
+    const { config } = (await import(resolve(app, 'src/proxy.ts'))) as { config: { matcher: string[] } };
+    return [app, config] as const;
+  }),
+);
 
-describe('proxy matcher', () => {
+describe.each(proxyConfigs)('proxy matcher of %s', (_app, config) => {
+  const matches = (path: string) => unstable_doesMiddlewareMatch({ config, url: `http://localhost${path}` });
+
   it.each([
     '/',
     '/examples/42',
@@ -42,9 +51,12 @@ describe('proxy matcher', () => {
 });
 
 describe('the bench baseline (bench/baseline/proxy.js)', () => {
-  it('has the same matcher, so that its proxy pass costs what the spec asks of every app', () => {
-    const source = readFileSync('bench/baseline/proxy.js', 'utf8');
-    const literal = (pattern: string) => `'${pattern.replaceAll('\\', '\\\\')}'`;
-    expect(source).toContain(`matcher: [${config.matcher.map(literal).join(', ')}]`);
-  });
+  it.each(proxyConfigs)(
+    'has the same matcher as %s, so that its proxy pass costs what the spec asks of every app',
+    (_app, config) => {
+      const source = readFileSync('bench/baseline/proxy.js', 'utf8');
+      const literal = (pattern: string) => `'${pattern.replaceAll('\\', '\\\\')}'`;
+      expect(source).toContain(`matcher: [${config.matcher.map(literal).join(', ')}]`);
+    },
+  );
 });

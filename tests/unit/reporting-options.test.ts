@@ -1,6 +1,6 @@
 import type { ErrorEvent } from '@sentry/nextjs';
 import { describe, expect, it } from 'vitest';
-import { EnvError } from '../../packages/foundation/src/config/env';
+import { EnvError } from '../../packages/foundation/src/config/settings.mts';
 import { browserSettings, parseSettings, sampleRate } from '../../packages/foundation/src/config/settings.mts';
 import { serverReportingEnv } from '../../packages/foundation/src/observability/reportingEnv';
 

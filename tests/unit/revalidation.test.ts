@@ -30,19 +30,19 @@ const pages = cachedPages({
 describe('POST /api/revalidate: which paths it takes', () => {
   it('takes the path of a page the build caches: prerendered, or of a fallback route', () => {
     for (const path of ['/examples/generated', '/', '/examples/on-demand/x-1', '/blog/first']) {
-      expect(revalidationRequest(JSON.stringify({ path }), pages)).toEqual({ path });
+      expect(revalidationRequest(JSON.stringify({ path }), pages, {})).toEqual({ path });
     }
   });
   it('refuses a slug the product cannot have, as the proxy does', () => {
     for (const path of ['/examples/on-demand/a%20b', '/examples/on-demand/Upper']) {
-      expect(revalidationRequest(JSON.stringify({ path }), pages)).toEqual({
+      expect(revalidationRequest(JSON.stringify({ path }), pages, {})).toEqual({
         problem: `No page of the app answers ${path}: it is not a slug the product can have.`,
       });
     }
   });
   it('refuses a page the build does not cache: there would be nothing to revalidate', () => {
     for (const path of ['/examples/42', '/examples/moved', '/examples/unavailable', '/a//b', '/blog/other', '/404']) {
-      const result = revalidationRequest(JSON.stringify({ path }), pages);
+      const result = revalidationRequest(JSON.stringify({ path }), pages, {});
       expect((result as { problem: string }).problem, path).toMatch(
         /is not a page the app caches.*\(\/, \/examples\/generated, \/blog\/first, \/examples\/on-demand\/\[slug\]\)/,
       );
@@ -68,7 +68,7 @@ describe('POST /api/revalidate: which paths it takes', () => {
       '{"path":"/_next/static/x.js"}': /must be a page/,
     };
     for (const [body, problem] of Object.entries(problems)) {
-      const result = revalidationRequest(body, pages);
+      const result = revalidationRequest(body, pages, {});
       expect(result, body).toHaveProperty('problem');
       expect((result as { problem: string }).problem, body).toMatch(problem);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSlugRule, slugRules } from '../../packages/foundation/src/config/slugs';
+import { defaultSlugRule } from '../../packages/foundation/src/config/slugs';
+import { defineProduct } from '../../packages/foundation/src/product';
 import { cachedPages } from '../../packages/foundation/src/server/cachedPages';
 import {
   acceptsSlug,
@@ -78,14 +79,23 @@ const pages = cachedPages({
 describe("a fallback route's slugs", () => {
   it('by default are lowercase letters, digits and dashes, at most 64 characters', () => {
     for (const slug of ['first-visit', 'acc-1x2y3z', 'a', '42', 'x'.repeat(64), ['a', 'b-2']])
-      expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(true);
+      expect(acceptsSlug('/shop/[slug]', slug, {}), String(slug)).toBe(true);
     for (const slug of ['', 'First', 'a_b', 'a b', 'a%20b', 'é', 'x'.repeat(65), 'a/b', undefined, [], ['a', 'B']]) {
-      expect(acceptsSlug('/shop/[slug]', slug), String(slug)).toBe(false);
+      expect(acceptsSlug('/shop/[slug]', slug, {}), String(slug)).toBe(false);
     }
   });
-  it("follow the app's own rule where it gives one (its src/config/slugs.ts)", () => {
-    expect(slugRuleOf('/shop/[slug]')).toBe(defaultSlugRule);
-    for (const [route, rule] of Object.entries(slugRules)) expect(slugRuleOf(route)).toBe(rule);
+  it("follow the app's own rule where its src/product.ts gives one, handed to the proxy and the app's pages", () => {
+    const product = defineProduct({ settings: () => ({}), slugRules: { '/sku/[code]': /^[A-Z0-9]{8}$/ } });
+    expect(slugRuleOf('/shop/[slug]', product.slugRules)).toBe(defaultSlugRule);
+    expect(slugRuleOf('/sku/[code]', product.slugRules)).toBe(product.slugRules['/sku/[code]']);
+    // Only the app's own routes: not a name every object has.
+    expect(slugRuleOf('constructor', product.slugRules)).toBe(defaultSlugRule);
+    expect(product.acceptsSlug('/sku/[code]', 'AB12CD34')).toBe(true);
+    expect(product.acceptsSlug('/sku/[code]', 'ab12cd34')).toBe(false);
+    expect(proxyDecision('GET', '/sku/AB12CD34', pages, product.slugRules)).toEqual({ kind: 'pass' });
+    expect(proxyDecision('GET', '/sku/ab12cd34', pages, product.slugRules)).toEqual({ kind: 'status', status: 404 });
+    // Without the app's rule, the default refuses the app's slugs: each entry must hand it on.
+    expect(proxyDecision('GET', '/sku/AB12CD34', pages)).toEqual({ kind: 'status', status: 404 });
   });
   it('pass to their page; any other gets the 404 page before Next renders or caches anything', () => {
     expect(proxyDecision('GET', '/shop/first-visit', pages)).toEqual({ kind: 'pass' });

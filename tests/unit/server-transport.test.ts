@@ -9,7 +9,7 @@ import {
   serverTransport,
   serverTransportOptions,
 } from '../../packages/foundation/src/observability/server/transport';
-import { selfSigned } from '../support/front';
+import { selfSigned } from '@web-foundation/testing/services';
 
 const envelope = (id: number) => [{ event_id: String(id) }, []] as unknown as Envelope;
 const id = (e: Envelope | undefined) => (e?.[0] as { event_id?: string } | undefined)?.event_id;

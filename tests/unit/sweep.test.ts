@@ -1,6 +1,6 @@
 import type { Event } from '@sentry/core';
 import { describe, expect, it } from 'vitest';
-import type { SamplePaths } from '../support/sweep';
+import type { SamplePaths } from '@web-foundation/testing/sweep';
 import {
   axeProblem,
   axeRulesSkippedOn,
@@ -14,7 +14,7 @@ import {
   sweepFailure,
   whyNotSwept,
   type BuildManifests,
-} from '../support/sweep';
+} from '@web-foundation/testing/sweep';
 
 // Issue 35: which pages the sweep loads, with which paths, and how it words a broken promise.
 

@@ -1,4 +1,4 @@
-import { expect, gotoWithRequestId, test } from '../../../tests/e2e/fixtures';
+import { expect, gotoWithRequestId, test } from '@web-foundation/testing';
 
 // An example of the product's own end-to-end tests: copy it for a page of yours and change the paths. It runs against
 // the app `npm test` builds (your pages, with the tests' and the guide's), and waits at the same local Sentry ingest as

@@ -2,7 +2,7 @@
 // every page of the build, and a dynamic route it can only load with a path to fill it in. List one or two paths for
 // each dynamic route whose `getStaticPaths` prerenders none, and say here which pages show a status other than 200.
 
-import type { SamplePaths } from '../../../tests/support/sweep';
+import type { SamplePaths } from '@web-foundation/testing/sweep';
 
 /**
  * Route (as Next names it: `/products/[id]`) → the paths the sweep loads for it, e.g.

@@ -2,22 +2,25 @@
 // by the app's own migrations (`node scripts/migrate.mjs`). The tests start this before the app's build, so that a
 // page may read them at build time (scripts/e2e.mjs), and the app reaches them at the BACKEND_URL and DATABASE_URL of
 // ./settings.ts. Your pages call other services? Answer their paths here.
-// Node runs this file as it is, so its imports name their .ts files.
+// Node runs this file as it is; the services come from the foundation's test harness by name.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBackend } from '../../../tests/support/backend.ts';
-import { apps, backendPort, postgresPort } from '../../../tests/support/e2e-env.mts';
-import { startPostgres } from '../../../tests/support/postgres.ts';
+import { startBackend, startPostgres } from '@web-foundation/testing/services';
+import { testedApp } from '@web-foundation/testing/apps';
+import { backendPort, postgresPort } from '@web-foundation/testing/env';
+
+/** This app, as the tests build and serve it. */
+const guide = testedApp('guide');
 
 /** What the backend answers, by path: the guide's calls (docs/build-your-product.md, step 4). */
 const answers = { '/greeting': { greeting: 'Hello from the backend' }, '/stock': { apples: 3 } };
 
 const postgres = await startPostgres(postgresPort);
-const migrations = join(apps.guide, 'scripts', 'migrate.mjs');
+const migrations = join(guide.dir, 'scripts', 'migrate.mjs');
 if (existsSync(migrations)) {
   const run = spawnSync('node', ['scripts/migrate.mjs'], {
-    cwd: apps.guide,
+    cwd: guide.dir,
     env: { ...process.env, DATABASE_URL: postgres.url },
     stdio: 'inherit',
   });

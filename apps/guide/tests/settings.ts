@@ -1,6 +1,6 @@
 // The app's settings as its tests run it (`npm test`): where the services of ./services.ts listen, and a session key
 // for tests only. Its end-to-end server gets them (playwright.config.ts); production takes them from the environment.
-import { backendPort, postgresPort } from '../../../tests/support/e2e-env.mts';
+import { backendPort, postgresPort } from '@web-foundation/testing/env';
 
 export const testSettings: Record<string, string> = {
   BACKEND_URL: `http://127.0.0.1:${backendPort}`,

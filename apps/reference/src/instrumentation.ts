@@ -1,1 +1,4 @@
-export { onRequestError, register } from '@web-foundation/foundation/instrumentation';
+import { instrumentationFor } from '@web-foundation/foundation/instrumentation';
+import { product } from './product';
+
+export const { register, onRequestError } = instrumentationFor(product);

@@ -1,4 +1,7 @@
-export { proxy } from '@web-foundation/foundation/proxy';
+import { proxyFor } from '@web-foundation/foundation/proxy';
+import { product } from './product';
+
+export const proxy = proxyFor(product);
 
 export const config = {
   // Every path but static assets, image optimisation, the favicon, sitemap files and robots files (spec §2).

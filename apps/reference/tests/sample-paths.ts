@@ -1,6 +1,6 @@
 // The sample paths of the reference pages (src/pages/examples), for the page sweep: the same kind of
 // table as every app's tests/sample-paths.ts.
-import type { SamplePaths } from '../../../tests/support/sweep';
+import type { SamplePaths } from '@web-foundation/testing/sweep';
 
 export const samplePaths: SamplePaths = {
   '/examples/[id]': ['/examples/42'],

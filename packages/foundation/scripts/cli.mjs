@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // @ts-check
-// `web-foundation dev|build|start [--app <folder>] [arguments for next]`: the foundation's development server, its
-// production build and its production server, for the app in the working directory (an app's own package.json:
-// `"start": "exec web-foundation start"`) or in --app's folder (the repository's root: app-folder.mjs). npm links this
+// `web-foundation dev|build|start|entries [--app <folder>] [arguments]`: the foundation's development server, its
+// production build, its production server and its check of the app's entry files, for the app in the working directory
+// (an app's own package.json: `"start": "exec web-foundation start"`) or in --app's folder (the repository's root:
+// app-folder.mjs). npm links this
 // file into node_modules/.bin as the package's `bin`. Plain JavaScript, like the scripts it runs, up to the Node.js
 // check: an older Node.js prints one sentence instead of a stack trace.
 import { requireSupportedNode } from './node-version.mjs';
@@ -12,6 +13,7 @@ const commands = /** @type {Record<string, string | undefined>} */ ({
   dev: './dev.mjs',
   build: './build.mjs',
   start: './start.mjs',
+  entries: './entries.mjs',
 });
 
 requireSupportedNode();
@@ -20,7 +22,7 @@ const [command = ''] = process.argv.splice(2, 1);
 const script = Object.hasOwn(commands, command) ? commands[command] : undefined;
 if (!script) {
   console.error(
-    `web-foundation ${command || '(nothing)'}: there is no such command. Say dev, build or start, e.g. ` +
+    `web-foundation ${command || '(nothing)'}: there is no such command. Say dev, build, start or entries, e.g. ` +
       '`web-foundation start --app apps/web`.',
   );
   process.exit(1);

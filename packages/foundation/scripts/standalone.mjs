@@ -27,6 +27,7 @@ export const preloadFiles = [
   'packages/foundation/src/processGlobals.mts',
   'packages/foundation/src/config/settings.mts',
   'packages/foundation/src/config/envChecks.mts',
+  'packages/foundation/src/config/redis.mts',
   'packages/foundation/src/config/specification.mts',
 ];
 

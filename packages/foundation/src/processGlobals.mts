@@ -44,26 +44,26 @@ export const reportingLogFields = Symbol.for('app.reportingLogFields');
 
 /**
  * Sentry's span around a page cache call: set by packages/foundation/src/observability/server/cacheSpans.ts, read by
- * packages/foundation/src/server/pageCache.ts.
+ * packages/foundation/src/server/pageCache/handler.ts.
  */
 export const cacheSpan = Symbol.for('app.cacheSpan');
 
-// The page cache's own two: each of Next's bundles that imports packages/foundation/src/server/pageCache.ts opens the
-// same disk bound and Redis connection through them.
+// The page cache's own two: each of Next's bundles that imports the page cache
+// (packages/foundation/src/server/pageCache/) opens the same disk bound and Redis connection through them.
 
-/** The bounded disk store: opened and read by packages/foundation/src/server/pageCache.ts. */
+/** The bounded disk store: opened and read by packages/foundation/src/server/pageCache/diskBound.ts. */
 export const pageCacheDisk = Symbol.for('app.pageCache.disk');
 
 /**
- * The Redis connection: opened by packages/foundation/src/server/pageCache.ts, read by
- * packages/foundation/src/server/pageCacheStatus.ts (/api/ready).
+ * The Redis connection: opened by packages/foundation/src/server/pageCache/redisConnection.ts, read by
+ * packages/foundation/src/server/pageCache/status.ts (/api/ready).
  */
 export const pageCacheRedis = Symbol.for('app.pageCache.redis');
 
 /**
  * The writes of the on-demand revalidation running in an async context (an AsyncLocalStorage): made by the first copy
  * of packages/foundation/src/server/revalidationWrites.ts to run; POST /api/revalidate runs in it, and
- * packages/foundation/src/server/pageCache.ts records in it.
+ * packages/foundation/src/server/pageCache/handler.ts records in it.
  */
 export const revalidationWrites = Symbol.for('app.revalidationWrites');
 

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { serverEnv } from './config/env';
+import { serverSettings } from './config/settings.mts';
+import type { Product } from './product';
 import { pagesOfBuild } from './server/cachedPages';
 import { pageMethods, proxyDecision, requestIdFor, statusPagePrefix, type ProxyDecision } from './server/routing';
 
@@ -27,17 +28,26 @@ function respond(request: NextRequest, decision: ProxyDecision, headers: Headers
 const diagnosticsProxyErrorPath = '/diagnostics/proxy-error';
 
 /**
- * Runs before every matched request: gives it a request id and answers what no page should. The app's proxy.ts
- * re-exports it beside its matcher, which Next reads only from the app's own file.
+ * The proxy of an app: before every matched request, it gives the request an id and answers what no page should. The
+ * app's proxy.ts exports `proxyFor(product)` as `proxy`, beside its matcher, which Next reads only from the app's own
+ * file.
  */
-export function proxy(request: NextRequest) {
-  if (request.nextUrl.pathname === diagnosticsProxyErrorPath && serverEnv().enableDiagnostics) {
+export function proxyFor(product: Pick<Product<unknown>, 'slugRules'>): (request: NextRequest) => NextResponse {
+  return (request) => proxy(request, product);
+}
+
+function proxy(request: NextRequest, { slugRules }: Pick<Product<unknown>, 'slugRules'>): NextResponse {
+  if (request.nextUrl.pathname === diagnosticsProxyErrorPath && serverSettings().enableDiagnostics) {
     throw new Error('Diagnostics: an exception thrown in the proxy');
   }
   const requestId = requestIdFor(request.headers.get('x-request-id'));
   const headers = new Headers(request.headers);
   headers.set('x-request-id', requestId);
-  const response = respond(request, proxyDecision(request.method, request.nextUrl.pathname, pagesOfBuild()), headers);
+  const response = respond(
+    request,
+    proxyDecision(request.method, request.nextUrl.pathname, pagesOfBuild(), slugRules),
+    headers,
+  );
   response.headers.set('x-request-id', requestId);
   return response;
 }

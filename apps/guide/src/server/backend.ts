@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { serverEnv } from '@web-foundation/foundation/env';
+import { product } from '../product';
 import { onShutdown } from '@web-foundation/foundation/shutdown';
 
 let pool: Pool | undefined;
@@ -7,7 +7,7 @@ let pool: Pool | undefined;
 /** One pool of database connections for the whole server: each request borrows one and gives it back. */
 export function database(): Pool {
   if (!pool) {
-    const opened = new Pool({ connectionString: serverEnv().product.databaseUrl, max: 10 });
+    const opened = new Pool({ connectionString: product.settings().databaseUrl, max: 10 });
     // On SIGTERM, once in-flight requests have finished: their queries are done, so no one needs it.
     onShutdown('database pool', () => opened.end());
     pool = opened;
@@ -17,5 +17,5 @@ export function database(): Pool {
 
 /** The URL of a path on your backend (BACKEND_URL, checked when the server started). */
 export function backendUrl(path: string): string {
-  return new URL(path, serverEnv().product.backendUrl).toString();
+  return new URL(path, product.settings().backendUrl).toString();
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serverEnv } from '@web-foundation/foundation/env';
+import { product } from '../product';
 
 export const sessionCookieName = 'session';
 /** 8 hours; signing in again starts a new session. */
@@ -8,7 +8,7 @@ export const sessionMaxAgeSeconds = 8 * 60 * 60;
 
 function signature(payload: string): Buffer {
   // Checked at start with the other settings (section 4a); read here, when a request needs it.
-  return createHmac('sha256', serverEnv().product.sessionSecret).update(payload).digest();
+  return createHmac('sha256', product.settings().sessionSecret).update(payload).digest();
 }
 
 /** The cookie's value for a new session: `<user id>.<expiry in seconds>.<signature>`. */

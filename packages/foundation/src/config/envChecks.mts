@@ -1,7 +1,8 @@
-// The checks every variable of the server's environment goes through, the foundation's (env.ts) and the product's
-// (productEnv.ts). Each one returns the value to use or throws an EnvError whose message is one sentence: the variable,
-// what it must be, and what to set. The server prints it as "Configuration error: …" and does not start
-// (packages/foundation/src/server/startup.ts). A message never repeats the value: it may hold a password.
+// The checks every variable of the server's environment goes through, the foundation's (settings.mts, redis.mts)
+// and the product's (an app's src/product.ts). Each one returns the value to use or throws an EnvError whose message
+// is one sentence: the variable, what it must be, and what to set. The server prints it as "Configuration error: …"
+// and does not start (packages/foundation/src/server/startup.ts). A message never repeats the value: it may hold a
+// password.
 
 export class EnvError extends Error {
   override name = 'EnvError';

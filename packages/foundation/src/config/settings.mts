@@ -3,10 +3,13 @@
 // runs as it is, importing only such files), and the app's server code reads the same. What `next build` fixes into
 // the bundles (the browser's NEXT_PUBLIC_* values, the build id) is read here too, through literal expressions that
 // Next replaces, and so is what next.config.ts reads at build. README.md (Configuration) and .env.example list every
-// variable, and tests/unit/configuration-docs.test.ts holds the three together. The product's variables are
-// ./productEnv.ts's, composed with these by ./env.ts.
+// variable, and tests/unit/configuration-docs.test.ts holds the three together. The product's variables are the app's
+// own (its src/product.ts), checked at the same start (../server/startup.ts).
 import { EnvError, flag } from './envChecks.mts';
+import { redisSettings, type RedisTopology } from './redis.mts';
 import { reporting } from './specification.mts';
+
+export { EnvError, flag };
 
 type Env = Record<string, string | undefined>;
 
@@ -65,6 +68,13 @@ export interface Settings {
   enableDiagnostics: boolean;
   /** REVALIDATE_SECRET: the bearer token of POST /api/revalidate; unset, that route answers 404. */
   revalidateSecret: string | undefined;
+  /**
+   * REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (./redis.mts): every instance shares one page cache through this
+   * Redis; unset, each keeps its own on disk.
+   */
+  redis: RedisTopology | undefined;
+  /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
+  redisKeyNamespace: string | undefined;
 }
 
 /** A level variable's value; throws the sentence that says what to set instead. */
@@ -144,6 +154,10 @@ function revalidateSecret(value: string | undefined): string | undefined {
 
 /** Every setting from one environment; throws an EnvError that names the variable and what to set. */
 export function parseSettings(env: Env, build: BuildValues = {}): Settings {
+  const environment =
+    env.SENTRY_ENVIRONMENT?.trim() ||
+    (env.NEXT_PUBLIC_SENTRY_ENVIRONMENT ?? build.environment)?.trim() ||
+    reporting.defaultEnvironment;
   return {
     distDir: distDirOf(env),
     hostname: env.HOSTNAME?.trim() ?? '',
@@ -153,10 +167,7 @@ export function parseSettings(env: Env, build: BuildValues = {}): Settings {
     dsn:
       sentryDsn('SENTRY_DSN', env.SENTRY_DSN) ??
       sentryDsn('NEXT_PUBLIC_SENTRY_DSN', env.NEXT_PUBLIC_SENTRY_DSN ?? build.dsn),
-    environment:
-      env.SENTRY_ENVIRONMENT?.trim() ||
-      (env.NEXT_PUBLIC_SENTRY_ENVIRONMENT ?? build.environment)?.trim() ||
-      reporting.defaultEnvironment,
+    environment,
     release: env.SENTRY_RELEASE?.trim() || build.release || 'unknown',
     spotlight: spotlight(env.SENTRY_SPOTLIGHT),
     collectPersonalData: flag('SENTRY_COLLECT_PII', env.SENTRY_COLLECT_PII),
@@ -172,6 +183,7 @@ export function parseSettings(env: Env, build: BuildValues = {}): Settings {
     hookTimeoutMs: secondsAsMs('SHUTDOWN_HOOK_TIMEOUT_SECONDS', env.SHUTDOWN_HOOK_TIMEOUT_SECONDS, 5),
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', env.ENABLE_DIAGNOSTICS),
     revalidateSecret: revalidateSecret(env.REVALIDATE_SECRET),
+    ...redisSettings(env, environment),
   };
 }
 
@@ -298,11 +310,11 @@ export function securitySettings(env: Env = process.env): SecuritySettings {
   };
 }
 
-/** The environment the process runs with, for ./env.ts's checks of the variables not yet declared here. */
-export const processEnvironment = (): Env => process.env;
-
 let parsed: Settings | undefined;
-/** The server's settings as the app's bundle reads them, parsed once. */
+/**
+ * The server's settings as the app's bundle reads them, parsed once: the first call, at start
+ * (../server/startup.ts), checks every variable.
+ */
 export function serverSettings(): Settings {
   parsed ??= parseSettings(process.env, inlinedBuildValues());
   return parsed;

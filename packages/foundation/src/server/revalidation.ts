@@ -1,6 +1,7 @@
 // The decisions of POST /api/revalidate (src/pages/api/revalidate.ts): who may call it and which paths it takes.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isCachedPage, type CachedPages } from './cachedPages';
+import type { SlugRules } from '../config/slugs';
 import { isApiRoute, isUnknownSlugPage } from './routing';
 
 /** Longest path the route takes; no page of the app comes near it. */
@@ -21,9 +22,9 @@ export type RevalidationRequest = { path: string } | { problem: string };
 /**
  * The page path of a request body `{"path": "/examples/generated"}`, or the sentence that says what is wrong. Only a
  * page the build caches is taken: revalidating anything else (a server-rendered page, a redirect, an error page, an
- * API route) would change nothing, so a 200 would lie.
+ * API route) would change nothing, so a 200 would lie. A fallback route's slug must follow the app's `rules`.
  */
-export function revalidationRequest(body: string, pages: CachedPages): RevalidationRequest {
+export function revalidationRequest(body: string, pages: CachedPages, rules: SlugRules): RevalidationRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -56,7 +57,7 @@ export function revalidationRequest(body: string, pages: CachedPages): Revalidat
     };
   }
   // The proxy refuses these, but revalidation renders the page without it.
-  if (isUnknownSlugPage(path, pages))
+  if (isUnknownSlugPage(path, pages, rules))
     return { problem: `No page of the app answers ${path}: it is not a slug the product can have.` };
   return { path };
 }

@@ -1,4 +1,4 @@
-import { defaultSlugRule, slugRules } from '../config/slugs';
+import { defaultSlugRule, type SlugRules } from '../config/slugs';
 import { apiRoutePrefix } from '../config/specification.mts';
 import type { CachedPages } from './cachedPages';
 
@@ -25,27 +25,21 @@ export type ProxyDecision =
    */
   | { kind: 'data-not-found' };
 
-/**
- * The rule a fallback route's slugs follow: the app's own for that route (its src/config/slugs.ts), else the default
- * (packages/foundation/src/config/slugs.ts).
- */
-export function slugRuleOf(route: string): RegExp {
-  return slugRules[route] ?? defaultSlugRule;
-}
-
-/**
- * Whether a fallback route's parameter (a string, or a catch-all's segments) is one the product can have. Its page's
- * getStaticProps answers `{ notFound: true }` otherwise: the proxy refuses the same slugs, but revalidation skips it.
- */
-export function acceptsSlug(route: string, value: unknown): boolean {
-  const rule = slugRuleOf(route);
-  const segments = Array.isArray(value) ? value : [value];
-  return segments.length > 0 && segments.every((segment) => typeof segment === 'string' && rule.test(segment));
-}
-
 /** The page a page-data request is for (`/_next/data/<build id>/examples/x.json` is `/examples/x`), if it is one. */
 export function pageOfData(pathname: string): string | undefined {
   return /^\/_next\/data\/[^/]+(\/.+)\.json$/.exec(pathname)?.[1];
+}
+
+/** The rule a fallback route's slugs follow: the product's own for that route, else the default. */
+export function slugRuleOf(route: string, rules: SlugRules): RegExp {
+  return Object.hasOwn(rules, route) ? rules[route]! : defaultSlugRule;
+}
+
+/** Whether a fallback route's parameter (a string, or a catch-all's segments) follows its route's rule. */
+export function acceptsSlug(route: string, value: unknown, rules: SlugRules): boolean {
+  const rule = slugRuleOf(route, rules);
+  const segments = Array.isArray(value) ? value : [value];
+  return segments.length > 0 && segments.every((segment) => typeof segment === 'string' && rule.test(segment));
 }
 
 /**
@@ -53,13 +47,13 @@ export function pageOfData(pathname: string): string | undefined {
  * a made-up slug must cost nothing: the proxy answers 404 for its page and its page data before Next renders or stores
  * anything. Without the build's pages (`next dev`) nothing is refused.
  */
-export function isUnknownSlugPage(pathname: string, pages: CachedPages | undefined): boolean {
+export function isUnknownSlugPage(pathname: string, pages: CachedPages | undefined, rules: SlugRules): boolean {
   if (!pages || pages.paths.has(pathname)) return false;
   for (const { route, pattern } of pages.routes) {
     const match = pattern.exec(pathname);
     if (!match) continue;
     // A catch-all's value is its segments joined by '/': each must match.
-    return match.slice(1).some((value) => value !== undefined && !acceptsSlug(route, value.split('/')));
+    return match.slice(1).some((value) => value !== undefined && !acceptsSlug(route, value.split('/'), rules));
   }
   return false;
 }
@@ -73,16 +67,24 @@ function isWellEncoded(pathname: string): boolean {
   }
 }
 
-/** What the proxy does with a request before Next routes it; `pages` are the ones the build caches. */
-export function proxyDecision(method: string, pathname: string, pages?: CachedPages): ProxyDecision {
+/**
+ * What the proxy does with a request before Next routes it; `pages` are the ones the build caches, `rules` the app's
+ * slug rules.
+ */
+export function proxyDecision(
+  method: string,
+  pathname: string,
+  pages?: CachedPages,
+  rules: SlugRules = {},
+): ProxyDecision {
   if (!isWellEncoded(pathname)) return { kind: 'status', status: 400 };
   if (pathname.startsWith(statusPagePrefix)) return { kind: 'status', status: 404 };
   // Next keeps a little memory for every page whose data it renders, found or not: a made-up slug must not reach it.
   const dataOf = pageOfData(pathname);
-  if (dataOf !== undefined && isUnknownSlugPage(dataOf, pages)) return { kind: 'data-not-found' };
+  if (dataOf !== undefined && isUnknownSlugPage(dataOf, pages, rules)) return { kind: 'data-not-found' };
   if (isApiRoute(pathname) || pathname.startsWith('/_next/')) return { kind: 'pass' };
   if (method === 'OPTIONS') return { kind: 'options' };
   if (!(pageMethods as readonly string[]).includes(method)) return { kind: 'status', status: 405 };
-  if (isUnknownSlugPage(pathname, pages)) return { kind: 'status', status: 404 };
+  if (isUnknownSlugPage(pathname, pages, rules)) return { kind: 'status', status: 404 };
   return { kind: 'pass' };
 }

@@ -12,7 +12,7 @@ export const replayWorkerUrl = new URL('@sentry/replay/worker-bundler', import.m
 /**
  * Where the replay integration keeps its rrweb options: a private field, the only way in for a plugin. Should an SDK
  * upgrade rename it, setting the plugin throws and replay does not start, rather than start unredacted
- * (tests/e2e/privacy-paths.spec.ts fails either way).
+ * (apps/reference/tests/privacy-paths.spec.ts fails either way).
  */
 interface WithRecordingOptions {
   _recordingOptions: { plugins?: unknown[] };

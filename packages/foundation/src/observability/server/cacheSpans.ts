@@ -1,6 +1,6 @@
-// The shared page cache (packages/foundation/src/server/pageCache.ts) is also loaded by the unit tests, without the
-// SDK, so it does not import the SDK. It finds this function on globalThis instead and runs each Redis read and write
-// inside it: spans in the form Sentry's Caches view reads (ops cache.get and cache.put;
+// The shared page cache (packages/foundation/src/server/pageCache/handler.ts) is also loaded by the unit tests, without
+// the SDK, so it does not import the SDK. It finds this function on globalThis instead and runs each Redis read and
+// write inside it: spans in the form Sentry's Caches view reads (ops cache.get and cache.put;
 // cache.key, cache.hit, cache.item_size), under the request's transaction.
 import { getActiveSpan, startSpan, type Span } from '@sentry/nextjs';
 import { cacheSpan as cacheSpanKey, processGlobals } from '../../processGlobals.mts';

@@ -4,7 +4,7 @@ import { statusPagePrefix } from '../../server/routing';
 
 /**
  * Where Next keeps what it learnt about a request (next/dist/server/request-meta.js, `NEXT_REQUEST_META`). An
- * internal of Next's: tests/e2e/server-tracing.spec.ts fails if an upgrade moves it, and until then names fall back
+ * internal of Next's: apps/reference/tests/server-tracing.spec.ts fails if an upgrade moves it, and until then names fall back
  * to the URL.
  */
 const nextRequestMeta = Symbol.for('NextInternalRequestMeta');

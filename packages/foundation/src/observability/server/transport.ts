@@ -27,7 +27,7 @@ export function boundedMemoryStore(limit = maxQueuedEnvelopes): OfflineStore {
 /**
  * At most this many envelopes are in flight (handed to the transport, not yet answered) at once; the SDK drops what
  * comes beyond it. Its default, 64, lost transactions (spec §1: 100% traced) when a burst met an ingest slow to answer
- * (tests/e2e/ingest-faults.spec.ts). A transaction envelope is a few KB, so this bounds what waits at a few MB.
+ * (apps/reference/tests/ingest-faults.spec.ts). A transaction envelope is a few KB, so this bounds what waits at a few MB.
  */
 export const maxEnvelopesInFlight = 1000;
 

@@ -1,6 +1,6 @@
 import { draining, processGlobals } from '../../processGlobals.mts';
 import { apiRoute, sendJson } from '../../server/api';
-import { pageCacheStatus } from '../../server/pageCacheStatus';
+import { pageCacheStatus } from '../../server/pageCache/status';
 
 /**
  * GET /api/ready: 200 while this instance takes traffic, 503 from SIGTERM until it exits

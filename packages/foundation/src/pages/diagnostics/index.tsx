@@ -2,10 +2,10 @@ import type { GetServerSideProps } from 'next';
 import Link from 'next/link';
 import { useState } from 'react';
 import { PageHead } from '../../components/PageHead';
-import { serverEnv } from '../../config/env';
+import { serverSettings } from '../../config/settings.mts';
 
 export const getServerSideProps: GetServerSideProps = async () =>
-  serverEnv().enableDiagnostics ? { props: {} } : { notFound: true };
+  serverSettings().enableDiagnostics ? { props: {} } : { notFound: true };
 
 function RenderError(): never {
   throw new Error('Diagnostics: an exception thrown while rendering in the browser');

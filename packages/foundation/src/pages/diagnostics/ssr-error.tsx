@@ -1,8 +1,8 @@
 import type { GetServerSideProps } from 'next';
-import { serverEnv } from '../../config/env';
+import { serverSettings } from '../../config/settings.mts';
 
 export const getServerSideProps: GetServerSideProps = async () => {
-  if (!serverEnv().enableDiagnostics) return { notFound: true };
+  if (!serverSettings().enableDiagnostics) return { notFound: true };
   throw new Error('Diagnostics: an exception thrown in getServerSideProps');
 };
 

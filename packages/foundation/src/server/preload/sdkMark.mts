@@ -1,7 +1,7 @@
 // The SDK's mark of a request it has taken in (`@sentry/core`, server-subscription.js): a marked request passes its
 // wrapper of the server's emit untouched. The preload marks a request the SDK is not to see (yet) when it starts,
 // before that wrapper runs. Were the mark renamed, the SDK would trace every request as it arrives again:
-// tests/e2e/connection-bounds.spec.ts counts what 1,000 aborts and a pipelined request send, and would fail.
+// apps/reference/tests/connection-bounds.spec.ts counts what 1,000 aborts and a pipelined request send, and would fail.
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 

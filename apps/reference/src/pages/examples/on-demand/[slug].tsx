@@ -2,7 +2,7 @@ import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useRouter } from 'next/router';
 import { PageHead } from '@web-foundation/foundation/components/PageHead';
 import { ReferencePage } from '../../../components/ReferencePage';
-import { acceptsSlug } from '@web-foundation/foundation/routing';
+import { product } from '../../../product';
 
 interface Props {
   slug: string;
@@ -14,7 +14,7 @@ export const getStaticPaths: GetStaticPaths = async () => ({ paths: [], fallback
 
 /** A slug the product cannot have is not found, and nothing is cached for it (the proxy refuses its page too). */
 export const getStaticProps: GetStaticProps<Props, { slug: string }> = async ({ params }) => {
-  if (!params || !acceptsSlug('/examples/on-demand/[slug]', params.slug)) return { notFound: true };
+  if (!params || !product.acceptsSlug('/examples/on-demand/[slug]', params.slug)) return { notFound: true };
   return { props: { slug: params.slug, generatedAt: new Date().toISOString() }, revalidate: 60 };
 };
 

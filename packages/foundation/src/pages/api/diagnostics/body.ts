@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { serverEnv } from '../../../config/env';
+import { serverSettings } from '../../../config/settings.mts';
 import { apiRoute, sendJson, sendJsonError } from '../../../server/api';
 
 /**
@@ -7,7 +7,7 @@ import { apiRoute, sendJson, sendJsonError } from '../../../server/api';
  * bodies up to the server's limit reach the routes whole, through their load balancer too.
  */
 export default apiRoute(['POST'], async (req, res) => {
-  if (!serverEnv().enableDiagnostics) return sendJsonError(req, res, 404, 'No API route answers this path.');
+  if (!serverSettings().enableDiagnostics) return sendJsonError(req, res, 404, 'No API route answers this path.');
   const digest = createHash('sha256');
   let bytes = 0;
   // The server preload has refused any body larger than the limit before this route runs.

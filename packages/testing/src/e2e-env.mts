@@ -1,0 +1,89 @@
+// One place for the addresses the end-to-end build and server use (loopback only). TypeScript Node runs as it is:
+// scripts/test.mjs, the tests' app build and the benches load it outside any bundler. Each app's own port: ./apps.mts.
+
+import { resolve } from 'node:path';
+
+/** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Firefox ESR (`firefox-esr`), driven over WebDriver BiDi by puppeteer-core (./engines.ts). */
+export const firefoxPath = '/usr/bin/firefox-esr';
+
+/** Debian's WebKitGTK (`webkit2gtk-driver`): its W3C WebDriver server, and the MiniBrowser it drives under Xvfb. */
+export const webkitDriverPath = '/usr/bin/WebKitWebDriver';
+const multiarch =
+  ({ x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' } as Record<string, string>)[process.arch] ??
+  `${process.arch}-linux-gnu`;
+export const miniBrowserPath = `/usr/lib/${multiarch}/webkit2gtk-4.1/MiniBrowser`;
+
+/** The production server under test (the reference app's). `localhost`, not 127.0.0.1: see docs/architecture.md, "Listening address". */
+export const appHost = 'localhost';
+export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
+export const appOrigin = `http://${appHost}:${appPort}`;
+
+/** The local Sentry-protocol ingest (./sentry-ingest.mjs); another origin than the app's. */
+export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
+export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
+export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
+
+/** The services the guide's pages call, started for its end-to-end server (apps/guide/tests/services.ts). */
+export const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3102);
+export const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3103);
+
+/** The reference pages, which prove the specification (its tests/): the app the deployment and cluster tests build. */
+export const referenceApp = 'apps/reference';
+/** An app's folder from the repository's root: `apps/guide` (the apps under test: ./apps.mts). */
+export type AppFolder = string;
+
+/** `npm start`'s script, by its absolute path (the tests run at the repository's root): run it in an app's folder. */
+export const startScript = resolve('packages/foundation/scripts/start.mjs');
+
+/** The tests' own build directory, inside each app: `npm test` leaves the build `npm start` serves alone. */
+export const e2eDistDir = '.next-e2e';
+
+/** A build's folder from the repository's root: `apps/reference/.next-e2e`. */
+export const builtDir = (distDir: string = e2eDistDir, app: AppFolder = referenceApp) => `${app}/${distDir}`;
+
+/**
+ * Where a build's standalone server.js is, from the root: the standalone directory holds the repository's layout
+ * (Next traces from its root), so the server sits at the app's path in it.
+ */
+export const serverDir = (distDir: string = e2eDistDir, app: AppFolder = referenceApp) =>
+  `${builtDir(distDir, app)}/standalone/${app}`;
+
+/**
+ * Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. Next's own
+ * type check is left out: `npm test` ran tsc on each app (its whole tsconfig.json, a superset of what the build checks)
+ * before it builds; five builds checked the same again, about 37 s of every run on CI's machine.
+ */
+export const e2eBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, BUILD_SKIP_TYPE_CHECK: '1' };
+
+/** The same code built under another build id: the release a rolling deploy switches to. */
+export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-next', BUILD_ID: 'e2e-next-release' };
+
+/** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
+export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
+
+/** Everything the end-to-end server printed during the suite (./logged-server.mjs), per app. */
+export const serverLogFile = '.test-results/e2e-server.log';
+export const serverLogFileOf = (app: AppFolder) =>
+  app === referenceApp ? serverLogFile : `.test-results/e2e-server-${app.split('/')[1]}.log`;
+
+/** Environment of the `next start` that the end-to-end tests run against. */
+export const e2eServerEnv = {
+  NEXT_DIST_DIR: e2eDistDir,
+  ENABLE_DIAGNOSTICS: '1',
+  PORT: String(appPort),
+  HOSTNAME: appHost,
+  SENTRY_DSN: ingestDsn,
+  // Playwright stops the server at the end: no load balancer to wait for.
+  SHUTDOWN_DRAIN_SECONDS: '0',
+};
