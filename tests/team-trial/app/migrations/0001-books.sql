@@ -1,0 +1,1 @@
+CREATE TABLE books (id integer PRIMARY KEY, title text NOT NULL);
