@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { prefixes as nextLogPrefixes } from 'next/dist/build/output/log';
@@ -69,19 +72,29 @@ describe('server log lines', () => {
 
   it('writes a line to stdout before the next statement: nothing comes out of order or is lost at process.exit()', () => {
     // A busy thread pool at the moment of exit, as a server has while it shuts down: pino's default (asynchronous) stdout
-    // queues its write there, and process.exit() wrote "second" before "first" (the shutdown test's failure in CI).
+    // queues its write there, and process.exit() wrote "second" before "first" (the shutdown test's failure in CI). The
+    // pool's one thread waits to open a FIFO until an exit handler opens its other end: busy, at no CPU cost (the exit
+    // waits for the pool's work to end, so CPU-bound work there made the test as slow as the machine was busy).
     const logModule = fileURLToPath(
       new URL('../../packages/foundation/src/observability/server/log.mts', import.meta.url),
     );
+    const fifo = join(mkdtempSync(join(tmpdir(), 'server-log-')), 'pool');
+    execFileSync('mkfifo', [fifo]);
     const script = `
-      import { pbkdf2 } from 'node:crypto';
+      import { open, openSync } from 'node:fs';
       import { serverLogger } from ${JSON.stringify(logModule)};
       const log = serverLogger();
-      for (let i = 0; i < 4; i++) pbkdf2('p', 's', 1_000_000, 32, 'sha256', () => {});
+      open(${JSON.stringify(fifo)}, 'r', () => {});
       log.info('first');
       log.info('second');
+      process.on('exit', () => openSync(${JSON.stringify(fifo)}, 'w'));
       process.exit(0);`;
-    const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const { stdout, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
+      timeout: 20_000,
+    });
+    rmSync(dirname(fifo), { recursive: true });
     expect(status).toBe(0);
     const messages = stdout
       .split('\n')
