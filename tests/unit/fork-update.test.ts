@@ -33,13 +33,18 @@ const json = (file: string, change: (value: Record<string, Record<string, unknow
     return `${JSON.stringify(value, null, 2)}\n`;
   });
 
-/** What the team did in its fork, following docs/build-your-product.md and docs/forking.md: all of it in apps/web. */
+/**
+ * What the team did in its fork, following docs/build-your-product.md and docs/forking.md: all of it in apps/web. It
+ * starts from the upstream's own apps, never from what apps/web holds where this test runs: in a team's fork that is
+ * the team's app, which the guide's files would not fit.
+ */
 function followTheGuide(fork: string) {
   const app = join(fork, 'apps/web');
-  // The guide's files (its pages, server modules, settings, migration runner and migration), as its steps say.
-  for (const folder of ['src', 'scripts', 'migrations'])
-    cpSync(join(fork, 'apps/guide', folder), join(app, folder), { recursive: true });
-  cpSync(join(fork, 'apps/guide/tests/settings.ts'), join(app, 'tests/settings.ts'));
+  // apps/guide is the app the guide builds, every file at the path it takes in apps/web: the team's app as the guide
+  // leaves it, under the team's package name.
+  rmSync(app, { recursive: true, force: true });
+  cpSync(join(fork, 'apps/guide'), app, { recursive: true });
+  json(join(app, 'package.json'), (manifest) => Object.assign(manifest, { name: 'web' }));
   // A page and a migration of its own, and a setting of its own beside the guide's three.
   write(
     join(app, 'src/pages/catalog.tsx'),
@@ -59,19 +64,12 @@ function followTheGuide(fork: string) {
         "    /** CATALOG_SIZE: items per page. */\n    catalogSize: integer('CATALOG_SIZE', source.CATALOG_SIZE, { min: 1, max: 100, fallback: 20 }),\n    /** SESSION_SECRET",
       ),
   );
-  const guideExample = readFileSync(join(fork, 'apps/guide/.env.example'), 'utf8');
+  edit(join(app, '.env.example'), (text) => `${text}# Items per page of the catalog, 1 to 100.\nCATALOG_SIZE=20\n`);
   edit(
-    join(app, '.env.example'),
-    (text) => `${text}${guideExample}# Items per page of the catalog, 1 to 100.\nCATALOG_SIZE=20\n`,
+    join(app, 'README.md'),
+    (text) => `${text.trimEnd()}\n| \`CATALOG_SIZE\` | \`20\` | Start. Items per page of the catalog. |\n`,
   );
-  edit(join(app, 'README.md'), (text) => {
-    const guideRows = readFileSync(join(fork, 'apps/guide/README.md'), 'utf8')
-      .split('\n')
-      .filter((line) => /^\| `[A-Z_]+`/.test(line));
-    return `${text.trimEnd()}\n${[...guideRows, '| `CATALOG_SIZE` | `20` | Start. Items per page of the catalog. |'].join('\n')}\n`;
-  });
-  // Its own dependency, as `npm install pg -w apps/web` records it.
-  json(join(app, 'package.json'), (manifest) => (manifest.dependencies!.pg = '8.23.1'));
+  // The guide's dependency (`pg`, in the copied package.json), as `npm install pg -w apps/web` records it.
   json(join(fork, 'package-lock.json'), (lock) => {
     const entry = (lock.packages as Record<string, { dependencies: Record<string, string> }>)['apps/web']!;
     entry.dependencies = { ...entry.dependencies, pg: '8.23.1' };
