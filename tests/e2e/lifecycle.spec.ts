@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { testedApp, testSettingsOf } from '@web-foundation/testing/apps';
 import { appHost, appPort, e2eServerEnv, referenceApp, startScript } from '@web-foundation/testing/env';
 import { thrownException } from '@web-foundation/testing/ingest';
 import { freePort } from '@web-foundation/testing/processes';
@@ -77,12 +78,19 @@ test('SIGTERM: ready turns 503, in-flight requests finish, pending reports are s
 });
 
 // `npm start` at the repository's root serves the team's app (apps/web): the SIGTERM a container's runtime sends to npm
-// reaches the server, which drains and exits. Through a second npm (`npm start -w apps/web`) it never arrived.
+// reaches the server, which drains and exits. Through a second npm (`npm start -w apps/web`) it never arrived. The app
+// gets its own test settings, as its test server does (its services run already: scripts/e2e.mjs).
 test('npm start at the repository’s root passes SIGTERM on: the team’s app drains and exits', async () => {
   const port = await freePort();
   const origin = `http://${appHost}:${port}`;
   const npm = spawn('npm', ['start'], {
-    env: { ...process.env, ...e2eServerEnv, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '1' },
+    env: {
+      ...process.env,
+      ...e2eServerEnv,
+      ...testSettingsOf(testedApp('web')),
+      PORT: String(port),
+      SHUTDOWN_DRAIN_SECONDS: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
