@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import {
   appHost,
   appPort,
+  blockPort,
   e2eBuildEnv,
   nextReleaseBuildEnv,
   rebuildEnv,
@@ -32,8 +33,8 @@ export interface TestedApp {
   samplePathsFile?: string;
 }
 
-/** The first port of the apps other than the reference app, in the order of their names (after the services'). */
-const firstOtherAppPort = 3104;
+/** The apps other than the reference app take the run's ports from this offset on, in the order of their names. */
+const firstOtherAppOffset = 14;
 
 /** Every app of the repository: each folder of apps/ with a package.json, by name (`apps/guide`). */
 export const appFolders = (): AppFolder[] =>
@@ -54,10 +55,7 @@ export function testedApps(): TestedApp[] {
     const port =
       dir === referenceApp
         ? appPort
-        : Number(
-            process.env[`E2E_${name.toUpperCase().replace(/\W/g, '_')}_PORT`] ??
-              firstOtherAppPort + others.indexOf(name),
-          );
+        : blockPort(firstOtherAppOffset + others.indexOf(name), `E2E_${name.toUpperCase().replace(/\W/g, '_')}_PORT`);
     return {
       name,
       dir,

@@ -1,6 +1,8 @@
 // One place for the addresses the end-to-end build and server use (loopback only). TypeScript Node runs as it is:
 // scripts/test.mjs, the tests' app build and the benches load it outside any bundler. Each app's own port: ./apps.mts.
 
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 
 /** Debian's Chromium, and the flags every headless run here uses (tests and Lighthouse in bench/). */
@@ -24,19 +26,62 @@ const multiarch =
   `${process.arch}-linux-gnu`;
 export const miniBrowserPath = `/usr/lib/${multiarch}/webkit2gtk-4.1/MiniBrowser`;
 
+/**
+ * The run's block of loopback ports, picked once by the first process of a run that loads this file (`npm test`, `npm
+ * run test:e2e`, Playwright's main process) and handed to every process it starts in E2E_PORT_BLOCK: the builds, the
+ * services, Playwright's workers and servers all agree, and two clones run side by side. A clone tries the same block
+ * first each run (from its path): its builds hold the ingest's and services' ports, and stay valid from run to run.
+ */
+const portBlockSize = 30;
+process.env.E2E_PORT_BLOCK ||= execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '--disable-warning=MODULE_TYPELESS_PACKAGE_JSON',
+    '-e',
+    `const { freePortBlock } = await import('@web-foundation/testing/processes');
+    console.log(await freePortBlock(${createHash('sha256').update(process.cwd()).digest().readUInt32BE()}, ${portBlockSize}));`,
+  ],
+  { encoding: 'utf8' },
+).trim();
+const portBlock = Number(process.env.E2E_PORT_BLOCK);
+if (!Number.isInteger(portBlock) || portBlock < 1024 || portBlock > 65_536 - portBlockSize)
+  throw new Error(
+    `E2E_PORT_BLOCK must be a port from 1024 to ${65_536 - portBlockSize}, the first of the tests' ports.`,
+  );
+
+/**
+ * The block's port at `offset`, unless `variable` names another: 0 to 3 below, 4 to 13 the apps' own services
+ * (servicePort), 14 on the apps other than the reference app (./apps.mts).
+ */
+export function blockPort(offset: number, variable?: string): number {
+  if (!Number.isInteger(offset) || offset < 0 || offset >= portBlockSize)
+    throw new RangeError(`The tests' block holds ${portBlockSize} ports: no offset ${offset}.`);
+  return Number(variable && process.env[variable]) || portBlock + offset;
+}
+
 /** The production server under test (the reference app's). `localhost`, not 127.0.0.1: see docs/architecture.md, "Listening address". */
 export const appHost = 'localhost';
-export const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
+export const appPort = blockPort(0, 'E2E_APP_PORT');
 export const appOrigin = `http://${appHost}:${appPort}`;
 
 /** The local Sentry-protocol ingest (./sentry-ingest.mjs); another origin than the app's. */
-export const ingestPort = Number(process.env.E2E_INGEST_PORT ?? 3101);
+export const ingestPort = blockPort(1, 'E2E_INGEST_PORT');
 export const ingestOrigin = `http://127.0.0.1:${ingestPort}`;
 export const ingestDsn = `http://public@127.0.0.1:${ingestPort}/1`;
 
 /** The services the guide's pages call, started for its end-to-end server (apps/guide/tests/services.ts). */
-export const backendPort = Number(process.env.E2E_BACKEND_PORT ?? 3102);
-export const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3103);
+export const backendPort = blockPort(2, 'E2E_BACKEND_PORT');
+export const postgresPort = blockPort(3, 'E2E_POSTGRES_PORT');
+
+/**
+ * A port of the run's block for an app's own service, `servicePort(0)` to `servicePort(9)`: its tests/services.ts
+ * listens there and its tests/settings.ts points the app at it, both importing this.
+ */
+export const servicePort = (index: number): number => {
+  if (!Number.isInteger(index) || index < 0 || index > 9) throw new RangeError('servicePort takes 0 to 9.');
+  return blockPort(4 + index);
+};
 
 /** The reference pages, which prove the specification (its tests/): the app the deployment and cluster tests build. */
 export const referenceApp = 'apps/reference';

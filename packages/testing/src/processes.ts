@@ -25,6 +25,20 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/**
+ * A block of `size` loopback ports, every one free now, in 10000–19999: below Linux's client range (see freePort) and
+ * apart from the ports freePort hands out. The blocks are tried in turn from the one `seed` names (modulo their count).
+ */
+export async function freePortBlock(seed: number, size: number): Promise<number> {
+  const blocks = Math.floor(10_000 / size);
+  for (let tried = 0; tried < blocks; tried++) {
+    const start = 10_000 + ((seed + tried) % blocks) * size;
+    const ports = Array.from({ length: size }, (_, i) => start + i);
+    if ((await Promise.all(ports.map(bindable))).every(Boolean)) return start;
+  }
+  throw new Error(`No block of ${size} free loopback ports in 10000-19999.`);
+}
+
 /** Children still running when the test worker or bench exits, however it ends, are killed with it. */
 const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));

@@ -13,7 +13,8 @@ import https from 'node:https';
 import zlib from 'node:zlib';
 import { parseEnvelope } from '@sentry/core';
 
-const port = Number(process.env.INGEST_PORT ?? 3101);
+// The tests and benches say where; by hand, the run's ingest port (tests/support/e2e-env.mts).
+const port = Number(process.env.INGEST_PORT ?? (await import('./e2e-env.mts')).ingestPort);
 const maxRecords = 50_000; // bounded memory: the oldest records go first
 
 let seq = 0;
