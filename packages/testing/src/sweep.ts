@@ -155,7 +155,7 @@ export function readBuildManifests(distDir: string = builtDir()): BuildManifests
   if (missing) {
     throw new Error(
       `No build to sweep: ${missing} is missing. Build it first with \`${buildCommand}\` ` +
-        '(with the same E2E_APP_PORT and E2E_INGEST_PORT as the test run), or run `npm test`.',
+        '(with the same E2E_PORT_BLOCK as the test run), or run `npm test`.',
     );
   }
   const prerender = JSON.parse(readFileSync(prerenderFile, 'utf8')) as { routes?: BuildManifests['prerendered'] };
