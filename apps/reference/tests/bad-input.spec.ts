@@ -1,4 +1,4 @@
-import { appHost, appPort, ingestOrigin } from '@web-foundation/testing/env';
+import { appHost, appOrigin, appPort, ingestOrigin } from '@web-foundation/testing/env';
 import { rawRequest } from '@web-foundation/testing/raw-http';
 import { expect, test } from '@web-foundation/testing';
 
@@ -167,7 +167,7 @@ function corpus(buildId: string): Case[] {
     'url=data%3Aimage%2Fpng%3Bbase64%2CiVBORw0KGgo%3D&w=640&q=75',
     `url=${encodeURIComponent(`${ingestOrigin}/__ingest/health`)}&w=640&q=75`,
     'url=http%3A%2F%2F169.254.169.254%2Flatest%2Fmeta-data&w=640&q=75',
-    'url=http%3A%2F%2Flocalhost%3A3100%2Fhero.png&w=640&q=75',
+    `url=${encodeURIComponent(`${appOrigin}/hero.png`)}&w=640&q=75`,
     'url=%2F%2Fexample.com%2Fx.png&w=640&q=75',
     'url=%2Fhero.png&w=1&q=75',
     'url=%2Fhero.png&w=100000&q=75',
