@@ -41,6 +41,13 @@ function startServices(servicesFile) {
 const stop = (child) =>
   child.exitCode === null ? new Promise((done) => child.once('exit', done).kill('SIGTERM')) : Promise.resolve();
 
+// Which ports this run took, for reading its log beside another clone's.
+console.log(
+  `ports: block ${process.env.E2E_PORT_BLOCK} (E2E_PORT_BLOCK); ` +
+    testedApps()
+      .map(({ name, port }) => `${name} ${port}`)
+      .join(', '),
+);
 const services = [];
 let status = 1;
 try {
