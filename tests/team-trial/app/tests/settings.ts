@@ -1,7 +1,8 @@
 // The app's settings as its tests run it, and what its spec and its services share.
+import { servicePort } from '@web-foundation/testing/env';
 
-/** The port the catalog's Postgres listens on in the tests: ours, chosen below Linux's client port range. */
-export const catalogDatabasePort = 5544;
+/** The port the catalog's Postgres listens on in the tests: the first of the run's ports for our services. */
+export const catalogDatabasePort = servicePort(0);
 export const catalogTitle = 'Northwind Books';
 /** The rows tests/services.ts puts in the table, and the spec expects on the page. */
 export const seedBooks = [
