@@ -22,7 +22,7 @@ export interface TestedApp {
   dir: AppFolder;
   /** Its specs: `apps/guide/tests`. */
   testsDir: string;
-  /** Where the tests serve its build: the reference app on E2E_APP_PORT, another on E2E_<NAME>_PORT. */
+  /** Where the tests serve its build: E2E_APP_PORT or E2E_<NAME>_PORT, else its place in the run's ports. */
   port: number;
   origin: string;
   /** `tests/services.ts`, if it has one: the services its pages call, started before its build. */
