@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
 // it is missing or stale. Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
 // may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
@@ -12,6 +13,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
+/** @typedef {import('node:child_process').ChildProcess} ChildProcess */
+
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
@@ -19,9 +22,14 @@ const { recordedFingerprint, sourceFingerprint } = await import('../packages/fou
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
-const settingsFile = (app, distDir) => join(app, distDir, 'e2e-build-settings.json');
+const settingsFile = (/** @type {string} */ app, /** @type {string} */ distDir) =>
+  join(app, distDir, 'e2e-build-settings.json');
 
-/** Starts `<app>/tests/services.ts` and resolves once it prints `services ready`; rejects if it exits first. */
+/**
+ * Starts `<app>/tests/services.ts` and resolves once it prints `services ready`; rejects if it exits first.
+ * @param {string} servicesFile
+ * @returns {Promise<ChildProcess>}
+ */
 function startServices(servicesFile) {
   const child = spawn('node', ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', servicesFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -38,7 +46,7 @@ function startServices(servicesFile) {
 }
 
 /** Stops a services process by the signal it passes on to what it started, and waits for it. */
-const stop = (child) =>
+const stop = (/** @type {ChildProcess} */ child) =>
   child.exitCode === null ? new Promise((done) => child.once('exit', done).kill('SIGTERM')) : Promise.resolve();
 
 // Which ports this run took, for reading its log beside another clone's.
@@ -48,6 +56,7 @@ console.log(
       .map(({ name, port }) => `${name} ${port}`)
       .join(', '),
 );
+/** @type {ChildProcess[]} */
 const services = [];
 let status = 1;
 try {
@@ -58,7 +67,7 @@ try {
     const app = tested.dir;
     // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
     const settings = { ...testSettingsOf(tested), ...env };
-    const recorded = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
+    const recorded = (/** @type {string} */ file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
     const label = `${app} (${env.NEXT_DIST_DIR})`;
     const stale =
       recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== sourceFingerprint(app) ||
@@ -85,7 +94,7 @@ try {
   });
   status = run.status ?? 1;
 } catch (error) {
-  console.error(error.message);
+  console.error(/** @type {Error} */ (error).message);
 } finally {
   await Promise.all(services.map(stop));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: every check, stopping at the first step that fails, then one summary line.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,19 +13,25 @@ const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
+/** @typedef {{ name: string, cmd: [string, ...string[]] }} Step A command, run from the repository's root. */
+
 /**
  * The static checks: each runs on one core, and none depends on another, so they run two at a time (CI's machine has
  * two cores), each one's output printed whole when it ends. About half of their minute.
+ * @type {Step[]}
  */
 const checks = [
   { name: 'format', cmd: ['prettier', '--check', '.'] },
   { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
   // The foundation and the tests, then each app with its own tsconfig.json (its own settings' module).
   { name: 'types', cmd: ['tsc', '--noEmit'] },
-  ...appFolders().map((app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] })),
+  ...appFolders().map(
+    /** @returns {Step} */ (app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] }),
+  ),
 ];
 const checksAtOnce = 2;
 
+/** @type {Step[]} */
 const steps = [
   {
     name: 'unit',
@@ -36,19 +43,29 @@ const steps = [
   { name: 'e2e (development)', cmd: ['playwright', 'test', '-c', 'playwright.development.config.ts'] },
 ];
 
+/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+/**
+ * A report's counts, or none when the step that writes it did not run.
+ * @template Report
+ * @param {string} file
+ * @param {(report: Report) => Counts} read
+ * @returns {Counts}
+ */
 function counts(file, read) {
   if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
   return read(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+/** @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number, numTodoTests: number }} VitestReport */
+/** @typedef {{ stats: { expected: number, flaky: number, unexpected: number, skipped: number } }} PlaywrightReport */
 const unitCounts = () =>
-  counts(`${reports}/unit.json`, (r) => ({
+  counts(`${reports}/unit.json`, (/** @type {VitestReport} */ r) => ({
     passed: r.numPassedTests,
     failed: r.numFailedTests,
     skipped: r.numPendingTests + r.numTodoTests,
   }));
-const playwrightCounts = (file) =>
-  counts(file, (r) => ({
+const playwrightCounts = (/** @type {string} */ file) =>
+  counts(file, (/** @type {PlaywrightReport} */ r) => ({
     passed: r.stats.expected + r.stats.flaky,
     failed: r.stats.unexpected,
     skipped: r.stats.skipped,
@@ -62,9 +79,11 @@ const e2eCounts = () => {
 /** Passed and failed end-to-end tests per browser engine: the Chromium suite's projects, and the cross-engine ones. */
 function engineCounts() {
   const file = `${reports}/e2e.json`;
+  /** @type {Record<string, { passed: number, failed: number }>} */
   const byEngine = {};
   if (!existsSync(file)) return byEngine;
-  const visit = (suite) => {
+  /** @typedef {{ suites?: Suite[], specs?: { tests: { projectName: string, status: string }[] }[] }} Suite */
+  const visit = (/** @type {Suite} */ suite) => {
     suite.suites?.forEach(visit);
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests) {
@@ -81,21 +100,33 @@ function engineCounts() {
 }
 
 const started = Date.now();
+/** @type {string[]} */
 const done = [];
 let failedStep;
-const header = (step) => `\n▶ ${step.name}: ${step.cmd.join(' ')}`;
+const header = (/** @type {Step} */ step) => `\n▶ ${step.name}: ${step.cmd.join(' ')}`;
+/** @type {(step: Step) => Step['cmd']} */
 const commandOf = (step) => (step.cmd[0] === 'node' ? step.cmd : ['npx', '--no-install', ...step.cmd]);
-const env = (step) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...step.env });
+const env = () => ({ ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+/**
+ * @param {Step} step
+ * @param {number} status its exit code
+ * @param {number} t0 when it started
+ */
 const record = (step, status, t0) => {
   done.push(`${step.name} ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   if (status !== 0) failedStep ??= step.name;
 };
 
-/** Runs a check with its output held, then prints the output whole, so that two at once do not interleave. */
+/**
+ * Runs a check with its output held, then prints the output whole, so that two at once do not interleave.
+ * @param {Step} step
+ * @returns {Promise<void>}
+ */
 function runHeld(step) {
   const t0 = Date.now();
   const [program, ...args] = commandOf(step);
-  const child = spawn(program, args, { env: env(step), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program, args, { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  /** @type {Buffer[]} */
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
@@ -120,7 +151,7 @@ for (const step of failedStep ? [] : steps) {
   const t0 = Date.now();
   console.log(header(step));
   const [program, ...args] = commandOf(step);
-  const { status } = spawnSync(program, args, { stdio: 'inherit', env: env(step) });
+  const { status } = spawnSync(program, args, { stdio: 'inherit', env: env() });
   record(step, status ?? 1, t0);
   if (status !== 0) break;
 }

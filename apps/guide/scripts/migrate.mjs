@@ -1,3 +1,4 @@
+// @ts-check
 // Applies migrations/*.sql to DATABASE_URL in file-name order, each in its own transaction, and records each in the
 // table schema_migrations, so that a second run applies only new ones. Run it before the server starts, in every
 // stage: `DATABASE_URL=postgres://… node scripts/migrate.mjs`. Exit code 0, or 1 with one line that says why.
@@ -8,8 +9,12 @@ const folder = new URL('../migrations/', import.meta.url);
 /** Held while migrating: a second runner (another deploy step) waits for the first. Any number, fixed. */
 const lockId = 350_001;
 
-/** One line, whatever failed: a connection refused by every address is an AggregateError with no message. */
-function why(error) {
+/**
+ * One line, whatever failed: a connection refused by every address is an AggregateError with no message.
+ * @param {unknown} thrown
+ */
+function why(thrown) {
+  const error = /** @type {{ message?: string, errors?: { message?: string }[], code?: string }} */ (thrown);
   const message = error.message || error.errors?.[0]?.message || error.code || String(error);
   return message.replace(/\s+/g, ' ').trim();
 }

@@ -92,7 +92,7 @@ export const testSettingsOf = (app: TestedApp): Record<string, string> =>
  * Every build the end-to-end tests serve: each app's, and the reference app's two more for its deployment tests
  * (another release, and the same commit built again).
  */
-export function e2eBuilds(): { app: TestedApp; env: Record<string, string> }[] {
+export function e2eBuilds(): { app: TestedApp; env: Record<string, string> & { NEXT_DIST_DIR: string } }[] {
   const apps = testedApps();
   const reference = apps.filter((app) => app.dir === referenceApp);
   return [

@@ -12,6 +12,8 @@ export interface IngestItem<P = Record<string, unknown>> {
   /** Parsed JSON payload; absent for binary items (then `binary` holds base64). */
   payload: P;
   binary?: string;
+  /** When the ingest recorded it, in milliseconds since the epoch. */
+  receivedAt: number;
   /** When the request that carried it reached the ingest: a Moment, as a decimal string. */
   arrivedNs: string;
   /** Security reports only: the endpoint's query (sentry_key, sentry_environment, sentry_release). */

@@ -1,3 +1,4 @@
+// @ts-check
 // The end-to-end tests' server (packages/foundation/scripts/start.mjs), its output kept in a file rather than the
 // terminal: the suite makes it print errors on purpose (the diagnostics pages), which would read as failures in the
 // middle of the test output. apps/reference/tests/server-log.spec.ts reads the file over the whole suite; `npm test` names it when
@@ -42,7 +43,7 @@ server.stdout.pipe(log, { end: false });
 server.stderr.pipe(log, { end: false });
 let stopping = false;
 // The server decides when to exit (it drains on SIGTERM): pass the signal on and wait for it.
-for (const signal of ['SIGTERM', 'SIGINT']) {
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT'])) {
   process.on(signal, () => {
     stopping = true;
     server.kill(signal);

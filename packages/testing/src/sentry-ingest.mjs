@@ -1,3 +1,4 @@
+// @ts-check
 // A local ingest that speaks the Sentry envelope protocol, for the end-to-end tests and benchmarks.
 // It records every envelope item and can answer slowly, refuse, stall, fail or rate-limit on command. Loopback only.
 // Control API on the same port under /__ingest/ (see packages/testing/src/ingest.ts for the typed client).
@@ -19,14 +20,23 @@ const maxRecords = 50_000; // bounded memory: the oldest records go first
 
 let seq = 0;
 let tlsConnections = 0;
-/** @type {Array<Record<string, unknown>>} */
+/**
+ * What the typed client (./ingest.ts) reads back; a binary item has `binary` instead of `payload`.
+ * @typedef {Omit<import('./ingest.ts').IngestItem, 'payload'> & { payload?: unknown }} ItemRecord
+ * @typedef {import('./ingest.ts').IngestRequest} RequestRecord
+ * @typedef {{ mode: import('./ingest.ts').IngestMode, retryAfterSeconds: number, delayMs: number }} Mode
+ */
+/** @type {ItemRecord[]} */
 let items = [];
-/** @type {Array<Record<string, unknown>>} */
+/** @type {RequestRecord[]} */
 let requests = [];
-/** The mode at start and after a reset: accept everything at once. */
+/**
+ * The mode at start and after a reset: accept everything at once.
+ * @type {Mode}
+ */
 const acceptMode = { mode: 'accept', retryAfterSeconds: 60, delayMs: 0 };
 let mode = acceptMode;
-/** @type {Set<import('node:http').ServerResponse>} */
+/** @type {Set<http.ServerResponse>} */
 const stalled = new Set();
 
 const cors = {
@@ -36,11 +46,20 @@ const cors = {
   'Access-Control-Expose-Headers': 'X-Sentry-Rate-Limits, Retry-After',
 };
 
+/**
+ * @template T
+ * @param {T[]} list
+ * @param {T} record
+ */
 function keep(list, record) {
   list.push(record);
   if (list.length > maxRecords) list.splice(0, list.length - maxRecords);
 }
 
+/**
+ * @param {Buffer} body
+ * @param {string | undefined} encoding the request's Content-Encoding
+ */
 function decode(body, encoding) {
   if (encoding === 'gzip') return zlib.gunzipSync(body);
   if (encoding === 'deflate') return zlib.inflateSync(body);
@@ -51,13 +70,15 @@ function decode(body, encoding) {
 /**
  * An envelope's header and items, split by the SDK's own parser. A payload with a `length` comes as bytes: kept as
  * base64 (`binary`: a replay's recording, compressed or not) unless it is JSON.
+ * @param {Buffer} buffer
  */
 function envelopeOf(buffer) {
   const [header, items] = parseEnvelope(buffer);
   return {
     header,
     items: items.map(([itemHeader, payload]) => {
-      const json = payload instanceof Uint8Array ? jsonOrUndefined(payload) : payload;
+      if (!(payload instanceof Uint8Array)) return { type: itemHeader.type, header: itemHeader, payload };
+      const json = jsonOrUndefined(payload);
       return json === undefined
         ? { type: itemHeader.type, header: itemHeader, binary: Buffer.from(payload).toString('base64') }
         : { type: itemHeader.type, header: itemHeader, payload: json };
@@ -65,6 +86,7 @@ function envelopeOf(buffer) {
   };
 }
 
+/** @param {Uint8Array} bytes */
 function jsonOrUndefined(bytes) {
   try {
     return JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -73,13 +95,24 @@ function jsonOrUndefined(bytes) {
   }
 }
 
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ */
 function sendJson(res, status, body, headers = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', ...cors, ...headers });
   res.end(JSON.stringify(body));
 }
 
+/**
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<Buffer>}
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -89,12 +122,25 @@ function readBody(req) {
 
 const envelopePath = /^\/api\/(\d+)\/envelope\/?$/;
 
+/**
+ * A request's method and path as the records keep them: a server's request always has both (Node's types make them
+ * optional for a client's response).
+ * @param {http.IncomingMessage} req
+ */
+const methodAndPath = (req) => ({ method: /** @type {string} */ (req.method), path: /** @type {string} */ (req.url) });
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {string} projectId
+ * @param {string} arrivedNs
+ */
 async function handleEnvelope(req, res, projectId, arrivedNs) {
   const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
+  /** @type {RequestRecord} */
   const request = {
     seq: ++seq,
-    method: req.method,
-    path: req.url,
+    ...methodAndPath(req),
     mode: mode.mode,
     receivedAt: Date.now(),
     arrivedNs,
@@ -115,7 +161,7 @@ async function handleEnvelope(req, res, projectId, arrivedNs) {
   try {
     envelope = envelopeOf(decode(body, req.headers['content-encoding']));
   } catch (error) {
-    return sendJson(res, 400, { detail: `not an envelope: ${error.message}` });
+    return sendJson(res, 400, { detail: `not an envelope: ${/** @type {Error} */ (error).message}` });
   }
   // What it carried, also when it is refused below: what a test counts can say what it was.
   request.types = envelope.items.map((item) => item.type);
@@ -154,24 +200,29 @@ const securityPath = /^\/api\/(\d+)\/security\/?$/;
  * CSP violation reports, as Sentry's security endpoint takes them: report-uri's `application/csp-report` (one report,
  * `{"csp-report": {...}}`) and report-to's `application/reports+json` (an array of reports). One item per report, with
  * the query (sentry_key, sentry_environment, sentry_release) and the content type.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {string} projectId
+ * @param {URL} url
+ * @param {string} arrivedNs
  */
 async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
   const from = { userAgent: req.headers['user-agent'] ?? '', origin: req.headers.origin ?? null };
   keep(requests, {
     seq: ++seq,
-    method: req.method,
-    path: req.url,
+    ...methodAndPath(req),
     mode: 'accept',
     receivedAt: Date.now(),
     arrivedNs,
     from,
   });
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const [mediaType = ''] = (req.headers['content-type'] ?? '').split(';');
+  const contentType = mediaType.trim().toLowerCase();
   let body;
   try {
     body = JSON.parse(decode(await readBody(req), req.headers['content-encoding']).toString('utf8'));
   } catch (error) {
-    return sendJson(res, 400, { detail: `not a JSON report: ${error.message}` });
+    return sendJson(res, 400, { detail: `not a JSON report: ${/** @type {Error} */ (error).message}` });
   }
   const reports = contentType === 'application/reports+json' && Array.isArray(body) ? body : [body];
   const query = Object.fromEntries(url.searchParams);
@@ -193,9 +244,14 @@ async function handleSecurityReport(req, res, projectId, url, arrivedNs) {
   sendJson(res, 200, {});
 }
 
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ * @param {URL} url
+ */
 async function handleControl(req, res, url) {
   const after = BigInt(url.searchParams.get('after') ?? -1);
-  const wanted = (record) => BigInt(record.arrivedNs) > after;
+  const wanted = (/** @type {{ arrivedNs: string }} */ record) => BigInt(record.arrivedNs) > after;
   switch (`${req.method} ${url.pathname}`) {
     case 'GET /__ingest/health':
       return sendJson(res, 200, { status: 'ok', mode: mode.mode, seq, tlsConnections });
@@ -229,6 +285,10 @@ async function handleControl(req, res, url) {
   }
 }
 
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
 function handle(req, res) {
   // Read first: anything a test caused after its mark arrives after it on this clock.
   const arrivedNs = String(process.hrtime.bigint());
@@ -237,13 +297,14 @@ function handle(req, res) {
     res.writeHead(204, cors);
     return res.end();
   }
-  const envelope = envelopePath.exec(url.pathname);
-  const security = securityPath.exec(url.pathname);
+  // The project id, when the path is an endpoint's (digits: never empty).
+  const envelopeProject = envelopePath.exec(url.pathname)?.[1];
+  const securityProject = securityPath.exec(url.pathname)?.[1];
   const work =
-    envelope && req.method === 'POST'
-      ? handleEnvelope(req, res, envelope[1], arrivedNs)
-      : security && req.method === 'POST'
-        ? handleSecurityReport(req, res, security[1], url, arrivedNs)
+    envelopeProject && req.method === 'POST'
+      ? handleEnvelope(req, res, envelopeProject, arrivedNs)
+      : securityProject && req.method === 'POST'
+        ? handleSecurityReport(req, res, securityProject, url, arrivedNs)
         : url.pathname.startsWith('/__ingest/')
           ? handleControl(req, res, url)
           : Promise.resolve(sendJson(res, 404, { detail: 'not an ingest path' }));
@@ -252,9 +313,16 @@ function handle(req, res) {
   });
 }
 
+/** @type {{ server: http.Server | https.Server, port: number }[]} */
 const servers = [{ server: http.createServer(handle), port }];
 if (process.env.INGEST_TLS_PORT) {
-  const tls = { key: readFileSync(process.env.INGEST_TLS_KEY), cert: readFileSync(process.env.INGEST_TLS_CERT) };
+  const { INGEST_TLS_KEY, INGEST_TLS_CERT } = process.env;
+  if (!INGEST_TLS_KEY || !INGEST_TLS_CERT) {
+    throw new Error(
+      'INGEST_TLS_PORT needs INGEST_TLS_KEY and INGEST_TLS_CERT: the PEM files of its key and certificate.',
+    );
+  }
+  const tls = { key: readFileSync(INGEST_TLS_KEY), cert: readFileSync(INGEST_TLS_CERT) };
   const server = https.createServer(tls, handle);
   server.on('secureConnection', () => tlsConnections++);
   servers.push({ server, port: Number(process.env.INGEST_TLS_PORT) });
@@ -262,10 +330,11 @@ if (process.env.INGEST_TLS_PORT) {
 for (const { server, port } of servers) {
   server.keepAliveTimeout = 5000;
   server.listen(port, '127.0.0.1', () => {
-    console.log(`sentry ingest listening on ${server.address().port}`);
+    const { port: listening } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    console.log(`sentry ingest listening on ${listening}`);
   });
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.on(signal, () => {
     for (const r of stalled) r.destroy();
     let open = servers.length;

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs a command on a loaded machine: one CPU-bound process per core for as long as the command runs, stopped by
 // pid when it ends (and each stops itself after an hour in any case). For proving that a test does not flake when
 // the machine is busy (docs/navigation-reliability.md):
@@ -19,7 +20,7 @@ const stopBurners = () => burners.forEach((burner) => burner.kill());
 console.log(`with-cpu-load: ${burners.length} CPU-bound processes (pids ${burners.map((b) => b.pid).join(', ')})`);
 
 const run = spawn(command, args, { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => run.kill(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => run.kill(signal));
 run.on('exit', (code, signal) => {
   stopBurners();
   process.exit(code ?? (signal ? 1 : 0));
