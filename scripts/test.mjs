@@ -23,8 +23,10 @@ mkdirSync(reports, { recursive: true });
 const checks = [
   { name: 'format', cmd: ['prettier', '--check', '.'] },
   { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
-  // The foundation and the tests, then each app with its own tsconfig.json (its own settings' module).
+  // The foundation and the tests; the package alone, as no app compiles it (it imports none); each app with its own
+  // tsconfig.json.
   { name: 'types', cmd: ['tsc', '--noEmit'] },
+  { name: 'types (packages/foundation)', cmd: ['tsc', '--noEmit', '-p', 'packages/foundation'] },
   ...appFolders().map(
     /** @returns {Step} */ (app) => ({ name: `types (${app})`, cmd: ['tsc', '--noEmit', '-p', app] }),
   ),
