@@ -2,7 +2,17 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pageCacheDisk, processGlobals } from '../../processGlobals.mts';
-import type { Files } from './handler';
+import type { CacheControl, StoredEntry } from './entry';
+
+/** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
+export type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;
+
+/** What the page cache uses of Next's FileSystemCache, whose types mark getFilePath private and name other shapes. */
+export interface Files {
+  get(key: string, ctx: CallContext): Promise<StoredEntry | null>;
+  set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void>;
+  getFilePath(pathname: string, kind: 'PAGES'): string;
+}
 
 /**
  * Without Redis, the pages a fallback route generates (a made-up but valid slug each) are kept on disk, so many at

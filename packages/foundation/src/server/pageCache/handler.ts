@@ -6,7 +6,6 @@ import type { Span } from '@sentry/nextjs';
 import type { CacheSpan } from '../../observability/server/cacheSpans';
 import { cacheSpan, processGlobals } from '../../processGlobals.mts';
 import {
-  type CacheControl,
   decodeEntry,
   encodeEntry,
   isStale,
@@ -16,21 +15,12 @@ import {
   pageKey,
   type StoredEntry,
 } from './entry';
-import { boundDisk, diskFor } from './diskBound';
+import { boundDisk, diskFor, type CallContext, type Files } from './diskBound';
 import { keepOwnCopy } from './ownCopy';
 import { call, type Command, redisFor, type SharedRedis, write } from './redisConnection';
 import { recordPageCacheWrite } from '../revalidationWrites';
 import { runningNextBuild } from '../../config/settings.mts';
 
-/** What Next passes with a get or a set; the page cache reads these fields and hands the rest to Next's own cache. */
-type CallContext = { isFallback?: boolean; cacheControl?: CacheControl } & Record<string, unknown>;
-
-/** What the page cache uses of Next's FileSystemCache, whose types mark getFilePath private and name other shapes. */
-export interface Files {
-  get(key: string, ctx: CallContext): Promise<StoredEntry | null>;
-  set(key: string, data: StoredEntry['value'], ctx: CallContext): Promise<void>;
-  getFilePath(pathname: string, kind: 'PAGES'): string;
-}
 type FileSystemCacheClass = new (ctx: CacheHandlerContext) => Files;
 const fileSystemCache = fileSystemCacheModule as unknown as FileSystemCacheClass & { default?: FileSystemCacheClass };
 // Node reads the CommonJS module's exports here (the unit tests); Turbopack, which bundles this file, its default.

@@ -1,6 +1,5 @@
 // The pages an instance keeps in memory while Redis is unavailable, and their bound: used only during an outage.
 import type { StoredEntry } from './entry';
-import type { SharedRedis } from './redisConnection';
 
 /** Pages an instance keeps for itself while Redis is unavailable (its own copy, as without Redis): so many at most. */
 const ownCopyEntries = 500;
@@ -13,8 +12,14 @@ export interface OwnCopy {
   size: number;
 }
 
+/** An instance's own copies (the shared connection holds them), with the characters they take in all. */
+export interface OwnCopies {
+  ownCopy: Map<string, OwnCopy>;
+  ownCopyChars: number;
+}
+
 /** While Redis is unavailable, what this instance wrote is read from here: bounded in entries and in size. */
-export function keepOwnCopy(redis: SharedRedis, key: string, copy: OwnCopy | undefined): void {
+export function keepOwnCopy(redis: OwnCopies, key: string, copy: OwnCopy | undefined): void {
   const previous = redis.ownCopy.get(key);
   if (previous) redis.ownCopyChars -= previous.size;
   redis.ownCopy.delete(key);

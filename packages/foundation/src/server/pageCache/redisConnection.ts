@@ -5,7 +5,7 @@ import { ConnectionTimeoutError, createClient, createCluster, createSentinel, Er
 import type { CacheHandlerContext } from 'next/dist/server/lib/incremental-cache';
 import { pageCacheRedis, processGlobals } from '../../processGlobals.mts';
 import { keyPrefix } from './entry';
-import type { OwnCopy } from './ownCopy';
+import type { OwnCopies } from './ownCopy';
 import { serverSettings } from '../../config/settings.mts';
 import { runningNextBuild } from '../../config/settings.mts';
 import type { RedisTopology } from '../../config/redis.mts';
@@ -110,12 +110,10 @@ function clientFor(topology: RedisTopology): Client {
  * The process's connection and what it knows of Redis (packages/foundation/src/server/pageCache/status.ts reads the
  * last three).
  */
-export interface SharedRedis {
+export interface SharedRedis extends OwnCopies {
   client: Client;
   tls: boolean;
   prefix: string;
-  ownCopy: Map<string, OwnCopy>;
-  ownCopyChars: number;
   warned: boolean;
   pausedUntil: number;
   firstConnection: Promise<unknown> | undefined;
