@@ -2,6 +2,7 @@ import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
 import { hintSdkChunks } from '../scripts/compile-hints.mjs';
+import { flattenIndexMapsForInjection } from '../scripts/source-maps.mjs';
 import { buildIdPattern, sourceFingerprint } from '../scripts/build-identity.mts';
 import { maxRequestBodyBytes } from './config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './config/security';
@@ -83,9 +84,13 @@ function config(phase: string): NextConfig {
     // iframes or shadow DOM, which these pages have none of.
     compiler: {
       define: sentryBuildFlags,
-      // V8's compile hint on the SDK's lazily loaded chunks (scripts/compile-hints.mjs). Sentry's wrapper runs its
-      // source-map upload after this, on the chunks and maps as they then are.
-      runAfterProductionCompile: async ({ distDir }: { distDir: string }) => void hintSdkChunks(distDir),
+      // V8's compile hint on the SDK's lazily loaded chunks (scripts/compile-hints.mjs), and the index maps Sentry's
+      // CLI would leave a line off made plain (scripts/source-maps.mjs). Sentry's wrapper runs its source-map upload
+      // after this, on the chunks and maps as they then are.
+      runAfterProductionCompile: async ({ distDir }: { distDir: string }) => {
+        hintSdkChunks(distDir);
+        flattenIndexMapsForInjection(distDir);
+      },
     },
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
