@@ -132,6 +132,13 @@ test.afterAll(async () => {
   await postgres?.stop();
 });
 
+test("the first request the server answers reaches Spotlight: it waited for the server's reporting to start", async () => {
+  // beforeAll's first answered request was /api/health, sent as soon as Next listened, before register() ran.
+  await expect
+    .poll(() => itemsOf(received, 'transaction').filter((t) => t.transaction === 'GET /api/health').length)
+    .toBeGreaterThan(0);
+});
+
 test('a call from server code carries sentry-trace, traceparent and baggage, as in production', async () => {
   const answer = await fetch(`${origin}/api/hello-backend`);
   expect(answer.status).toBe(200);
