@@ -78,6 +78,10 @@ function config(phase: string): NextConfig {
       // Next buffers each request body for the proxy up to this size and silently cuts off the rest (10 MB by default).
       // The server preload reads this value from the build and refuses larger bodies before they are read.
       proxyClientMaxBodySize: maxRequestBodyBytes,
+      // The check keeps a CDN from caching an App Router payload under a page's URL; these pages have none, and it
+      // answered any request with `rsc: 1` by a redirect without `Vary` or `Cache-Control`, which a shared cache that
+      // keeps redirects would serve to everyone. Off, such a request gets the page as any other does.
+      validateRSCRequestHeaders: false,
     },
     // Build-time flags of the Sentry SDK (Sentry's bundle-size options, which withSentryConfig sets for webpack only):
     // no debug logging code (it formats a message for every span even when nothing logs), and no replay support for
