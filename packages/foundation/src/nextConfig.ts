@@ -127,12 +127,17 @@ function config(phase: string): NextConfig {
  * maps go to Sentry only when all three of its settings are set; otherwise the build makes none and stays quiet.
  */
 export function nextConfig() {
-  const { sentry, uploadSourceMaps } = buildSettings();
+  const { upload } = buildSettings();
   return withSentryConfig(config, {
-    ...sentry,
-    silent: !uploadSourceMaps,
+    silent: !upload,
     telemetry: false,
-    sourcemaps: { disable: !uploadSourceMaps, deleteSourcemapsAfterUpload: true },
-    release: { create: uploadSourceMaps },
+    sourcemaps: { disable: !upload, deleteSourcemapsAfterUpload: true },
+    release: { create: Boolean(upload) },
+    ...(upload && {
+      org: upload.org,
+      project: upload.project,
+      authToken: upload.authToken,
+      sentryUrl: upload.url,
+    }),
   });
 }
