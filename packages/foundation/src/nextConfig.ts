@@ -3,6 +3,7 @@ import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants
 import { withSentryConfig } from '@sentry/nextjs/config';
 import { hintSdkChunks } from '../scripts/compile-hints.mjs';
 import { buildIdPattern, sourceFingerprint } from '../scripts/build-identity.mts';
+import { stopBuild, uploadFailure } from '../scripts/source-map-upload.mts';
 import { maxRequestBodyBytes } from './config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './config/security';
 import { browserSettings, buildSettings, securitySettings } from './config/settings.mts';
@@ -124,7 +125,7 @@ function config(phase: string): NextConfig {
 
 /**
  * The app's Next.js configuration (its next.config.ts is `export default nextConfig()`), wrapped by Sentry's. Source
- * maps go to Sentry only when all three of its settings are set; otherwise the build makes none and stays quiet.
+ * maps go to Sentry only when all three of its settings are set; otherwise the build makes none (../scripts/build.mjs says so).
  */
 export function nextConfig() {
   const { upload } = buildSettings();
@@ -138,6 +139,9 @@ export function nextConfig() {
       project: upload.project,
       authToken: upload.authToken,
       sentryUrl: upload.url,
+      // Without it a failed upload logs two generic lines, and the build goes on and deletes the maps
+      // (docs/decisions.md).
+      errorHandler: (error: Error) => stopBuild(uploadFailure(error, upload)),
     }),
   });
 }
