@@ -1,7 +1,8 @@
 // Request bodies: refused unread when too large, held until whole before Next or the SDK sees the request (only where a
-// route reads them; anywhere else dropped as they arrive), and bounded together. Next holds a request's body in memory for the proxy, whole, before any route runs; past its limit it drops
-// the rest and passes the route what it kept, and it answers nothing until the body has ended (docs/architecture.md,
-// "Request bodies"). So a larger body is refused here, unread.
+// route reads them; anywhere else dropped as they arrive), and bounded together. Next holds a request's body in memory
+// for the proxy, whole, before any route runs; past its limit it drops the rest and passes the route what it kept, and
+// it answers nothing until the body has ended (docs/architecture.md, "Request bodies"). So a larger body is refused
+// here, unread.
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiRoutePrefix } from '../../config/specification.mts';
 import { requestIdFor } from '../requestId.mts';
@@ -121,7 +122,6 @@ export function chunkRefusal(
 ): BodyRefusal | undefined {
   if (bodyBytes > maxBodyBytes) return tooLarge(maxBodyBytes);
   if (pieces > maxBodyPieces) return tooManyPieces;
-  if (moreBytes === 0) return undefined;
   if (networkBytes + moreBytes > networkLimit) return networkFull;
   if (heldBytes + moreBytes > heldLimit) return serverFull;
   return undefined;
