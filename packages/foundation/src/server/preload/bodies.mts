@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { apiRoutePrefix } from '../../config/specification.mts';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
+import { networkOf } from './networks.mts';
 import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /**
@@ -72,27 +73,6 @@ export function routeReadsBody(method: string, target: string): boolean {
   if (method === 'GET' || method === 'HEAD') return false;
   const path = target.split('?', 1)[0]!;
   return path === apiRoutePrefix || path.startsWith(`${apiRoutePrefix}/`);
-}
-
-/**
- * The network a peer's address belongs to, which shares one part of the bodies held: its /24 for IPv4 and its /64 for
- * IPv6, the blocks one holder gets, so that a few addresses (or an IPv6 prefix's countless ones) count as one client.
- */
-export function networkOf(address: string): string {
-  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(address);
-  if (v4) return `${v4[1]}.0/24`;
-  if (!address.includes(':')) return address;
-  // The first four groups, `::` expanded: `2001:db8::1` is 2001:db8:0:0:…
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const groups = head === '' ? [] : head.split(':');
-  if (tail !== undefined) {
-    const after = tail === '' ? [] : tail.split(':');
-    groups.push(...Array<string>(Math.max(0, 8 - groups.length - after.length)).fill('0'), ...after);
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 /** Why a body is refused before it is read, or undefined when it may be read (a chunked one is counted as it comes). */
