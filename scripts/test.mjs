@@ -121,6 +121,7 @@ function engineCounts() {
 const started = Date.now();
 /** @type {string[]} */
 const done = [];
+/** @type {string | undefined} */
 let failedStep;
 /** @type {string[]} What to run to fix a failed step, said again at the end. */
 const fixes = [];
