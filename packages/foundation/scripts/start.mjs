@@ -14,6 +14,13 @@ requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
 const { recordedFingerprint, inputsFingerprint, startDecision } = await import('./build-identity.mts');
 
+// A wrong setting stops here with its sentence, before a build or the server starts (settings-check.mts).
+const settingsCheck = fileURLToPath(new URL('settings-check.mts', import.meta.url));
+const checked = spawnSync(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', settingsCheck], {
+  stdio: 'inherit',
+});
+if (checked.status !== 0) process.exit(checked.status ?? 1);
+
 const { distDirOf } = await import('../src/config/settings.mts');
 const distDir = distDirOf();
 /** Where the build's server.js is: below the standalone directory, at the app's path in the repository (apps/web). */
