@@ -3,13 +3,19 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
-/** Whether a loopback port is free now. */
-export function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
+/**
+ * Whether a loopback port is free now, on both loopback addresses: a server told `localhost` listens on ::1 alone, and
+ * a browser's own server (Firefox's) on both.
+ */
+export async function bindable(port: number): Promise<boolean> {
+  const freeOn = (host: string) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      // No IPv6 on this machine: nothing can hold the port there.
+      server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRNOTAVAIL'));
+      server.listen(port, host, () => server.close(() => resolve(true)));
+    });
+  return (await freeOn('127.0.0.1')) && (await freeOn('::1'));
 }
 
 /**
