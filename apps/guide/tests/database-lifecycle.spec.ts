@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { startBackend, type Backend, migrate, startPostgres, type Postgres } from '@web-foundation/testing/services';
-import { startExpectingExit, startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { copyOfBuild, startExpectingExit, startInstance, type Instance } from '@web-foundation/testing/cluster';
 import { freePort } from '@web-foundation/testing/processes';
 import { testedApp } from '@web-foundation/testing/apps';
 import { e2eDistDir, serverDir } from '@web-foundation/testing/env';
@@ -95,6 +95,32 @@ test('scripts/migrate.mjs applies each migration once, in a transaction, and fai
   expect(refused.status).not.toBe(0);
   expect(refused.stderr).toMatch(/^migrate: connect ECONNREFUSED 127\.0\.0\.1:\d+\n$/);
   expect(refused.stderr).not.toContain('hunter2');
+});
+
+test('the standalone build carries the migrations and their runner: a copy of it migrates, then serves', async () => {
+  test.setTimeout(60_000);
+  [postgres, backend] = await Promise.all([
+    startPostgres(),
+    startBackend({ '/greeting': { greeting: 'Hello from the backend' } }),
+  ]);
+  // As a machine or an image holds it: no repository, no node_modules of the repository's, beside it.
+  const copy = copyOfBuild(e2eDistDir, guide.dir);
+  try {
+    expect(migrate(postgres.url, copy.dir)).toBe(
+      'migrate: applied 0001-products.sql\nmigrate: up to date, 1 migration(s).\n',
+    );
+    app = await startInstance(e2eDistDir, copy.dir, {
+      ...guideSettings,
+      BACKEND_URL: backend.origin,
+      DATABASE_URL: postgres.url,
+    });
+    const page = await fetch(`${app.origin}/hello-backend`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Hello from the backend');
+  } finally {
+    await app?.stop();
+    copy.remove();
+  }
 });
 
 test('SIGTERM: the request in flight finishes, then the database pool closes (onShutdown), then the server exits 0', async () => {

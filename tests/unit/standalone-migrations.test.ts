@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { completeStandalone } from '../../packages/foundation/scripts/standalone.mjs';
+
+// Issue 54: a team's migrations travel with its build. A made-up build of apps/shop, whose runner imports a database
+// client the server never loads (so Next's trace left it out), and finds its migrations from the working directory.
+
+describe("the standalone directory carries the app's migrations and everything their runner loads", () => {
+  let root: string;
+  const app = () => join(root, 'apps', 'shop');
+  const serverDir = () => join(app(), '.next', 'standalone', 'apps', 'shop');
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'standalone-migrations-'));
+    write('node_modules/db-client/package.json', '{ "name": "db-client", "main": "index.js" }');
+    write('node_modules/db-client/index.js', "module.exports = require('./lib/version.js');\n");
+    write('node_modules/db-client/lib/version.js', "module.exports = { version: 'db-client 1' };\n");
+    write('apps/shop/public/robots.txt', '');
+    write('apps/shop/.next/static/chunks/page.js', '');
+    write(
+      'apps/shop/.next/required-server-files.json',
+      JSON.stringify({ appDir: app(), config: { outputFileTracingRoot: root } }),
+    );
+    mkdirSync(serverDir(), { recursive: true });
+    write('apps/shop/migrations/0001-orders.sql', 'CREATE TABLE orders ();\n');
+    write('apps/shop/migrations/0002-customers.sql', 'CREATE TABLE customers ();\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const complete = () =>
+    completeStandalone({ appDir: app(), distDir: '.next', serverDir: serverDir(), repository: process.cwd() });
+
+  test('a copy of it, with no repository beside it, runs the runner from the app’s folder', async () => {
+    write(
+      'apps/shop/scripts/migrate.mjs',
+      "import { readdirSync } from 'node:fs';\nimport client from 'db-client';\n" +
+        "console.log(client.version, readdirSync('migrations').join(' '));\n",
+    );
+    await complete();
+
+    const elsewhere = mkdtempSync(join(tmpdir(), 'standalone-copy-'));
+    try {
+      cpSync(join(app(), '.next', 'standalone'), elsewhere, { recursive: true });
+      const run = spawnSync('node', ['scripts/migrate.mjs'], {
+        cwd: join(elsewhere, 'apps', 'shop'),
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('db-client 1 0001-orders.sql 0002-customers.sql\n');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  test('an app without a runner gets neither the runner nor its migrations', async () => {
+    await complete();
+    expect(existsSync(join(serverDir(), 'scripts'))).toBe(false);
+    expect(existsSync(join(serverDir(), 'migrations'))).toBe(false);
+    // The rest of the standalone server is completed as before.
+    expect(existsSync(join(serverDir(), 'public', 'robots.txt'))).toBe(true);
+  });
+});
