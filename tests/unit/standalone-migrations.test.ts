@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { completeStandalone } from '../../packages/foundation/scripts/standalone.mjs';
 
 // Issue 54: a team's migrations travel with its build. A made-up build of apps/shop, whose runner imports a database
-// client the server never loads (so Next's trace left it out), and finds its migrations from the working directory.
+// client the server never loads (so Next's trace left it out) and a workspace package of the team's (a link in
+// node_modules), and finds its migrations from the working directory.
 
 describe("the standalone directory carries the app's migrations and everything their runner loads", () => {
   let root: string;
@@ -22,6 +23,9 @@ describe("the standalone directory carries the app's migrations and everything t
     write('node_modules/db-client/package.json', '{ "name": "db-client", "main": "index.js" }');
     write('node_modules/db-client/index.js', "module.exports = require('./lib/version.js');\n");
     write('node_modules/db-client/lib/version.js', "module.exports = { version: 'db-client 1' };\n");
+    write('packages/shop-schema/package.json', '{ "name": "shop-schema", "main": "index.js" }');
+    write('packages/shop-schema/index.js', "module.exports = 'shop-schema';\n");
+    symlinkSync('../packages/shop-schema', join(root, 'node_modules', 'shop-schema'));
     write('apps/shop/public/robots.txt', '');
     write('apps/shop/.next/static/chunks/page.js', '');
     write(
@@ -40,8 +44,8 @@ describe("the standalone directory carries the app's migrations and everything t
   test('a copy of it, with no repository beside it, runs the runner from the app’s folder', async () => {
     write(
       'apps/shop/scripts/migrate.mjs',
-      "import { readdirSync } from 'node:fs';\nimport client from 'db-client';\n" +
-        "console.log(client.version, readdirSync('migrations').join(' '));\n",
+      "import { readdirSync } from 'node:fs';\nimport client from 'db-client';\nimport schema from 'shop-schema';\n" +
+        "console.log(client.version, schema, readdirSync('migrations').join(' '));\n",
     );
     await complete();
 
@@ -53,7 +57,7 @@ describe("the standalone directory carries the app's migrations and everything t
         encoding: 'utf8',
       });
       expect(run.stderr).toBe('');
-      expect(run.stdout).toBe('db-client 1 0001-orders.sql 0002-customers.sql\n');
+      expect(run.stdout).toBe('db-client 1 shop-schema 0001-orders.sql 0002-customers.sql\n');
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }

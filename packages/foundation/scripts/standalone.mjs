@@ -1,9 +1,18 @@
 // @ts-check
 // What a standalone directory needs beside Next's output to run on its own. Next leaves the public files and static
 // assets out on purpose (a CDN may serve them); this app serves them itself, through the server preload.
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 /**
  * The server's preload, run beside server.js as it is: `node --import ./packages/foundation/src/server/preload.mts
@@ -67,7 +76,15 @@ async function addMigrations(appDir, distDir, serverDir) {
   /** @type {{ nodeFileTrace(files: string[], options: { base: string }): Promise<{ fileList: Set<string> }> }} */
   const nft = createRequire(import.meta.url)('next/dist/compiled/@vercel/nft');
   const { fileList } = await nft.nodeFileTrace([resolve(appDir, migrationRunner)], { base: root });
-  for (const file of fileList) cpSync(join(root, file), join(build, 'standalone', file));
+  for (const file of fileList) {
+    const [from, to] = [join(root, file), join(build, 'standalone', file)];
+    // What Next's trace put there stays as it is.
+    if (lstatSync(to, { throwIfNoEntry: false })) continue;
+    mkdirSync(dirname(to), { recursive: true });
+    // A workspace package's link, as it reads: it points at the package's folder, which the trace lists too.
+    if (lstatSync(from).isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else copyFileSync(from, to);
+  }
   // However the runner finds them: the tracer sees a folder only when the runner names it plainly.
   const migrations = join(appDir, migrationsFolder);
   if (existsSync(migrations)) cpSync(migrations, join(serverDir, migrationsFolder), { recursive: true });
