@@ -11,7 +11,6 @@ import {
   readlinkSync,
   symlinkSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -72,9 +71,11 @@ async function addMigrations(appDir, distDir, serverDir) {
   if (!existsSync(join(appDir, migrationRunner))) return;
   const build = join(appDir, distDir);
   const { root } = traced(build);
-  // Next's own copy of the tracer it made the standalone directory with: the same rules, and no second version.
+  // Next's own copy of the tracer it made the standalone directory with: the same rules, and no second version. It
+  // ships no types, so its name is a value and the type below says what is used of it.
+  const tracer = 'next/dist/compiled/@vercel/nft';
   /** @type {{ nodeFileTrace(files: string[], options: { base: string }): Promise<{ fileList: Set<string> }> }} */
-  const nft = createRequire(import.meta.url)('next/dist/compiled/@vercel/nft');
+  const nft = (await import(tracer)).default;
   const { fileList } = await nft.nodeFileTrace([resolve(appDir, migrationRunner)], { base: root });
   for (const file of fileList) {
     const [from, to] = [join(root, file), join(build, 'standalone', file)];
