@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { completeStandalone } from '../../packages/foundation/scripts/standalone.mjs';
 
 // Issue 54: a team's migrations travel with its build. A made-up build of apps/shop, whose runner imports a database
 // client the server never loads (so Next's trace left it out) and a workspace package of the team's (a link in
 // node_modules), and finds its migrations from the working directory.
+
+const standaloneScript = 'packages/foundation/scripts/standalone.mjs';
 
 describe("the standalone directory carries the app's migrations and everything their runner loads", () => {
   let root: string;
@@ -38,16 +39,23 @@ describe("the standalone directory carries the app's migrations and everything t
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  const complete = () =>
-    completeStandalone({ appDir: app(), distDir: '.next', serverDir: serverDir(), repository: process.cwd() });
+  /** The build's last step, as `npm run build` runs it: in Node itself, which resolves imports as Vitest does not. */
+  const complete = () => {
+    const folders = { appDir: app(), distDir: '.next', serverDir: serverDir(), repository: process.cwd() };
+    const step = `import { completeStandalone } from ${JSON.stringify(resolve(standaloneScript))};
+      await completeStandalone(${JSON.stringify(folders)});`;
+    const run = spawnSync('node', ['--input-type=module', '-e', step], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  };
 
-  test('a copy of it, with no repository beside it, runs the runner from the app’s folder', async () => {
+  test('a copy of it, with no repository beside it, runs the runner from the app’s folder', () => {
     write(
       'apps/shop/scripts/migrate.mjs',
       "import { readdirSync } from 'node:fs';\nimport client from 'db-client';\nimport schema from 'shop-schema';\n" +
         "console.log(client.version, schema, readdirSync('migrations').join(' '));\n",
     );
-    await complete();
+    complete();
 
     const elsewhere = mkdtempSync(join(tmpdir(), 'standalone-copy-'));
     try {
@@ -63,8 +71,8 @@ describe("the standalone directory carries the app's migrations and everything t
     }
   });
 
-  test('an app without a runner gets neither the runner nor its migrations', async () => {
-    await complete();
+  test('an app without a runner gets neither the runner nor its migrations', () => {
+    complete();
     expect(existsSync(join(serverDir(), 'scripts'))).toBe(false);
     expect(existsSync(join(serverDir(), 'migrations'))).toBe(false);
     // The rest of the standalone server is completed as before.

@@ -73,7 +73,7 @@ async function addMigrations(appDir, distDir, serverDir) {
   const { root } = traced(build);
   // Next's own copy of the tracer it made the standalone directory with: the same rules, and no second version. It
   // ships no types, so its name is a value and the type below says what is used of it.
-  const tracer = 'next/dist/compiled/@vercel/nft';
+  const tracer = 'next/dist/compiled/@vercel/nft/index.js';
   /** @type {{ nodeFileTrace(files: string[], options: { base: string }): Promise<{ fileList: Set<string> }> }} */
   const nft = (await import(tracer)).default;
   const { fileList } = await nft.nodeFileTrace([resolve(appDir, migrationRunner)], { base: root });
