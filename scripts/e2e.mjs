@@ -1,6 +1,6 @@
 // @ts-check
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
-// it is missing or stale. Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
+// it is missing or stale, for the apps the selected specs use (packages/testing/src/selection.mts). Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
 // may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
 // when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did; then
 // Playwright runs with the arguments given, e.g. one spec:
@@ -18,6 +18,7 @@ import { requireSupportedNode } from '../packages/foundation/scripts/node-versio
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
+const { e2eSelection } = await import('@web-foundation/testing/selection');
 const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
@@ -56,19 +57,26 @@ console.log(
       .map(({ name, port }) => `${name} ${port}`)
       .join(', '),
 );
+// Only what the selected specs use is built and started: one spec of a team's app needs that app alone.
+const selection = e2eSelection(process.argv.slice(2));
+const selected = new Set(selection.apps.map(({ name }) => name));
 /** @type {ChildProcess[]} */
 const services = [];
 let status = 1;
 try {
-  for (const { servicesFile } of testedApps()) {
-    if (servicesFile) services.push(await startServices(servicesFile));
+  for (const { name, servicesFile } of testedApps()) {
+    if (servicesFile && selected.has(name)) services.push(await startServices(servicesFile));
   }
-  for (const { app: tested, env } of e2eBuilds()) {
+  for (const { app: tested, env, deployment } of e2eBuilds()) {
     const app = tested.dir;
+    const label = `${app} (${env.NEXT_DIST_DIR})`;
+    if (!selected.has(tested.name) || (deployment && !selection.deploymentBuilds)) {
+      console.log(`build ${label}: skipped, no selected test uses it`);
+      continue;
+    }
     // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
     const settings = { ...testSettingsOf(tested), ...env };
     const recorded = (/** @type {string} */ file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
-    const label = `${app} (${env.NEXT_DIST_DIR})`;
     const stale =
       recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== sourceFingerprint(app) ||
       recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings);
@@ -88,9 +96,10 @@ try {
     console.log(`build ${label}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   // Playwright finds the services running and leaves them to this script (playwright.config.ts).
-  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2)], {
+  const projects = (selection.projects ?? []).map((project) => `--project=${project}`);
+  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2), ...projects], {
     stdio: 'inherit',
-    env: { ...process.env, E2E_SERVICES_STARTED: '1' },
+    env: { ...process.env, E2E_SERVICES_STARTED: '1', E2E_APPS: [...selected].join(',') },
   });
   status = run.status ?? 1;
 } catch (error) {

@@ -25,10 +25,13 @@ const sidecar = spawn('spotlight', ['server', '-p', new URL(spotlight).port || '
   stdio: ['ignore', 'inherit', 'inherit'],
   env: sidecarEnv,
 });
+const devPreload = fileURLToPath(new URL('../src/server/devPreload.mts', import.meta.url));
 const next = spawn('next', ['dev', ...process.argv.slice(2)], {
   stdio: ['inherit', 'pipe', 'pipe'],
   env: {
     ...process.env,
+    // Requests wait for the server's reporting to start, so that the first one reaches Spotlight too.
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(devPreload)}`.trim(),
     SENTRY_SPOTLIGHT: spotlight,
     NEXT_PUBLIC_SENTRY_SPOTLIGHT: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT || spotlight,
     SENTRY_ENVIRONMENT: process.env.SENTRY_ENVIRONMENT || 'development',

@@ -5,4 +5,4 @@ export { fullNavigationAfterMs } from '../../foundation/src/client/navigationGua
 export { maxRequestBodyBytes } from '../../foundation/src/config/requestBody';
 export { errorPageDescription } from '../../foundation/src/config/site';
 export { routeLoadTimeoutMs } from '../../foundation/src/config/specification.mts';
-export { clientArrivingBytesLimit, maxBodyPieces } from '../../foundation/src/server/preload/bodies.mts';
+export { networkArrivingBytesLimit, maxBodyPieces } from '../../foundation/src/server/preload/bodies.mts';
