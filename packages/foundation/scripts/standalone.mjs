@@ -45,7 +45,7 @@ export const preloadFiles = [
  * `node scripts/migrate.mjs` (docs/deployment.md, "Migrations").
  */
 export const migrationRunner = 'scripts/migrate.mjs';
-export const migrationsFolder = 'migrations';
+const migrationsFolder = 'migrations';
 
 /**
  * Completes the standalone server in `serverDir` from the app in `appDir`, built into `distDir`, and the repository
