@@ -2,14 +2,15 @@
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
 // it is missing or stale. Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
 // may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
-// when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did; then
-// Playwright runs with the arguments given, e.g. one spec:
+// when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did, uploading its
+// source maps to a local Sentry web API that runs only while a build does (into <build>/sentry-uploads, which the
+// tests read back); then Playwright runs with the arguments given, e.g. one spec:
 //
 //   npm run test:e2e -- apps/web/tests/catalog.spec.ts
 //
 // and the services stop. `npm test` runs this after the unit tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
@@ -19,6 +20,8 @@ requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
 const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+const { sentryApiPort, sentryUploadsDir } = await import('@web-foundation/testing/env');
+const { startSentryApi } = await import('@web-foundation/testing/sentry-api');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
@@ -43,6 +46,35 @@ function startServices(servicesFile) {
     });
     child.on('exit', (code) => failed(new Error(`${servicesFile} stopped before it was ready (exit code ${code}).`)));
   });
+}
+
+/**
+ * Runs `npm run build`'s script in an app's folder and resolves with its exit code; without blocking, so that the
+ * Sentry API in this process answers its upload.
+ * @param {string} app
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<number | null>}
+ */
+const runBuild = (app, env) =>
+  new Promise((done) => spawn('node', [build], { cwd: app, stdio: 'inherit', env }).once('exit', done));
+
+/**
+ * Builds an app; a build that uploads its source maps (SENTRY_URL set) gets the local Sentry API for as long as it runs,
+ * storing into the build's own directory.
+ * @param {string} app
+ * @param {Record<string, string> & { NEXT_DIST_DIR: string }} settings
+ */
+async function buildWithUploads(app, settings) {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings };
+  if (!settings.SENTRY_URL || !settings.SENTRY_AUTH_TOKEN) return runBuild(app, env);
+  const storeDir = sentryUploadsDir(settings.NEXT_DIST_DIR, app);
+  rmSync(storeDir, { recursive: true, force: true });
+  const api = await startSentryApi({ port: sentryApiPort, storeDir, token: settings.SENTRY_AUTH_TOKEN });
+  try {
+    return await runBuild(app, env);
+  } finally {
+    await api.close();
+  }
 }
 
 /** Stops a services process by the signal it passes on to what it started, and waits for it. */
@@ -78,11 +110,7 @@ try {
     }
     console.log(`build ${label}: building`);
     const started = Date.now();
-    const { status: built } = spawnSync('node', [build], {
-      cwd: app,
-      stdio: 'inherit',
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings },
-    });
+    const built = await buildWithUploads(app, settings);
     if (built !== 0) throw new Error(`The build of ${label} failed (exit code ${built}).`);
     writeFileSync(settingsFile(app, env.NEXT_DIST_DIR), `${JSON.stringify(settings)}\n`);
     console.log(`build ${label}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
