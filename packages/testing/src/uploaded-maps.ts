@@ -108,8 +108,10 @@ export interface ResolvedFrame {
  * that failed (no debug image for the frame's file, no uploaded map with its id, no mapping at its position).
  */
 export function symbolicate(frame: EventFrame, images: DebugImage[], uploads: Uploads): ResolvedFrame {
-  const where = `${frame.abs_path}:${frame.lineno}:${frame.colno}`;
-  const image = images.find((candidate) => candidate.code_file === frame.abs_path && candidate.debug_id);
+  // The SDK sends the file as `filename` alone (`app:///_next/static/chunks/….js?dpl=…`); Relay takes it as abs_path.
+  const file = frame.abs_path ?? frame.filename;
+  const where = `${file}:${frame.lineno}:${frame.colno}`;
+  const image = images.find((candidate) => candidate.code_file === file && candidate.debug_id);
   if (!image) throw new Error(`No debug image names the file of frame ${where}.`);
   const debugId = image.debug_id!.toLowerCase();
   const pair = uploads.byDebugId.get(debugId);
@@ -134,15 +136,17 @@ export interface MappingsOutside {
 
 /**
  * How many of a map's mappings point outside its minified file: a generated line past the file's last line, or a
- * column past its line's end. A map that moved with its file has none; one a line off has most of them outside.
+ * column past its line's end. A map that moved with its file has (nearly) none; one a line off has many of them
+ * outside. `lineShift` reads the map that many lines lower, to tell how far off it is (lineShiftOf).
  */
-export function mappingsOutside(file: UploadedFile, map: UploadedFile): MappingsOutside {
+export function mappingsOutside(file: UploadedFile, map: UploadedFile, lineShift = 0): MappingsOutside {
   const lines = file.text.split('\n');
   let total = 0;
   let outside = 0;
   let first: string | undefined;
-  eachMapping(traceMapOf(map), ({ generatedLine, generatedColumn }) => {
+  eachMapping(traceMapOf(map), ({ generatedLine: mapped, generatedColumn }) => {
     total++;
+    const generatedLine = mapped + lineShift;
     const line = lines[generatedLine - 1];
     if (line !== undefined && generatedColumn <= line.length) return;
     outside++;
@@ -153,3 +157,50 @@ export function mappingsOutside(file: UploadedFile, map: UploadedFile): Mappings
   });
   return { total, outside, first };
 }
+
+/** The shift, up to 3 lines either way, under which the fewest of a map's mappings fall outside its file. */
+export function lineShiftOf(file: UploadedFile, map: UploadedFile): number {
+  const shifts = [0, 1, -1, 2, -2, 3, -3];
+  const outside = shifts.map((shift) => mappingsOutside(file, map, shift).outside);
+  return shifts[outside.indexOf(Math.min(...outside))]!;
+}
+
+/**
+ * The line of the `throw` of `message` in a source file, read from the file, so that no test writes a line number
+ * down; throws when the file holds no such line, or more than one.
+ */
+export function throwLine(file: string, message: string): number {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const found = lines.flatMap((line, index) => (line.includes('throw') && line.includes(message) ? [index + 1] : []));
+  if (found.length !== 1) throw new Error(`${file} has ${found.length} lines that throw "${message}", not one.`);
+  return found[0]!;
+}
+
+/** An error event as far as symbolicating it goes. */
+export interface SymbolicatedEvent {
+  exception?: { values?: { stacktrace?: { frames?: EventFrame[] } }[] };
+  debug_meta?: { images?: DebugImage[] };
+}
+
+/** The frame Sentry shows first: the innermost in-app frame of the error thrown (the last exception, after causes). */
+export function thrownAt(event: SymbolicatedEvent): EventFrame {
+  const frames = event.exception?.values?.at(-1)?.stacktrace?.frames ?? [];
+  const frame = frames.filter((candidate) => candidate.in_app).at(-1);
+  if (!frame) throw new Error(`The event has no in-app frame: ${JSON.stringify(frames)}`);
+  return frame;
+}
+
+/** The debug images of an event. */
+export const debugImagesOf = (event: SymbolicatedEvent): DebugImage[] => event.debug_meta?.images ?? [];
+
+/** Where Sentry shows an event's error thrown: the repository file and line its top in-app frame resolves to. */
+export function resolvedThrow(event: SymbolicatedEvent, uploads: Uploads): { file: string; line: number } {
+  const resolved = symbolicate(thrownAt(event), debugImagesOf(event), uploads);
+  return { file: repositoryPathOf(resolved.source), line: resolved.line };
+}
+
+/** The debug ids an event names that nothing uploaded carries. */
+export const debugIdsNotUploaded = (event: SymbolicatedEvent, uploads: Uploads): string[] =>
+  debugImagesOf(event)
+    .map((image) => image.debug_id?.toLowerCase() ?? `(none, for ${image.code_file})`)
+    .filter((id) => !uploads.byDebugId.has(id));
