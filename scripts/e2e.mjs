@@ -10,7 +10,8 @@
 //
 // and the services stop. `npm test` runs this after the unit tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
@@ -60,7 +61,8 @@ const runBuild = (app, env) =>
 
 /**
  * Builds an app; a build that uploads its source maps (SENTRY_URL set) gets the local Sentry API for as long as it runs,
- * storing into the build's own directory.
+ * storing into the build's own directory, and a Sentry CLI state of its own: the CLI keeps each organization's address
+ * there (~/.config/sentry by default), and would send this build's upload to where another clone's API listened.
  * @param {string} app
  * @param {Record<string, string> & { NEXT_DIST_DIR: string }} settings
  */
@@ -69,11 +71,13 @@ async function buildWithUploads(app, settings) {
   if (!settings.SENTRY_URL || !settings.SENTRY_AUTH_TOKEN) return runBuild(app, env);
   const storeDir = sentryUploadsDir(settings.NEXT_DIST_DIR, app);
   rmSync(storeDir, { recursive: true, force: true });
+  const cliState = mkdtempSync(join(tmpdir(), 'sentry-cli-'));
   const api = await startSentryApi({ port: sentryApiPort, storeDir, token: settings.SENTRY_AUTH_TOKEN });
   try {
-    return await runBuild(app, env);
+    return await runBuild(app, { ...env, SENTRY_CONFIG_DIR: cliState });
   } finally {
     await api.close();
+    rmSync(cliState, { recursive: true, force: true });
   }
 }
 
