@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices, type PlaywrightTestConfig } from '@playwright/test';
-import { testedApps, testSettingsOf } from '@web-foundation/testing/apps';
+import { servedApps, testedApps, testSettingsOf } from '@web-foundation/testing/apps';
 import type { EngineOptions } from '@web-foundation/testing/engines';
 import {
   appOrigin,
@@ -16,6 +16,8 @@ import {
 // its projects, so that a team adding apps/shop with its tests/ edits nothing here. Root tests/ holds the foundation's
 // own specs, which apply to every app: the page sweep and `npm start` at the root.
 const apps = testedApps();
+/** The apps whose services and servers start: those the selected specs use (scripts/e2e.mjs), else all. */
+const served = servedApps();
 /** The engines' fixture options: the engine, and the app its proxy forwards to (the sweep names each app itself). */
 type Options = EngineOptions & { upstream: string };
 type SuiteProject = NonNullable<PlaywrightTestConfig<Options>['projects']>[number];
@@ -110,7 +112,7 @@ export default defineConfig<Options>({
     },
     // Each app's services (<app>/tests/services.ts), before the app that calls them; started already when
     // scripts/e2e.mjs runs this (it starts them before the builds, which may read them).
-    ...(process.env.E2E_SERVICES_STARTED ? [] : apps).flatMap(({ servicesFile }) =>
+    ...(process.env.E2E_SERVICES_STARTED ? [] : served).flatMap(({ servicesFile }) =>
       servicesFile
         ? [
             {
@@ -126,7 +128,7 @@ export default defineConfig<Options>({
         : [],
     ),
     // The production build of each app made by `npm test` (with e2eBuildEnv), each on its own port; loopback only.
-    ...apps.map((app) => ({
+    ...served.map((app) => ({
       command: `node packages/testing/src/logged-server.mjs ${app.dir}`,
       url: `${app.origin}/api/health`,
       // The app's own test settings (<app>/tests/settings.ts) beside the foundation's.

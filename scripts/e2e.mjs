@@ -1,6 +1,6 @@
 // @ts-check
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
-// it is missing or stale. Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
+// it is missing or stale, for the apps the selected specs use (packages/testing/src/selection.mts). Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
 // may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
 // when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did, uploading its
 // source maps to a local Sentry web API that runs only while a build does (into <build>/sentry-uploads, which the
@@ -20,7 +20,8 @@ import { requireSupportedNode } from '../packages/foundation/scripts/node-versio
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
-const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+const { e2eSelection } = await import('@web-foundation/testing/selection');
+const { recordedFingerprint, inputsFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
 const { sentryApiPort, sentryUploadsDir } = await import('@web-foundation/testing/env');
 const { startSentryApi } = await import('@web-foundation/testing/sentry-api');
 
@@ -64,7 +65,7 @@ const runBuild = (app, env) =>
  * storing into the build's own directory, and a Sentry CLI state of its own: the CLI keeps each organization's address
  * there (~/.config/sentry by default), and would send this build's upload to where another clone's API listened.
  * @param {string} app
- * @param {Record<string, string> & { NEXT_DIST_DIR: string }} settings
+ * @param {Record<string, string> & { NEXT_DIST_DIR: string }} settings the build's settings, and its BUILD_ID if given
  */
 async function buildWithUploads(app, settings) {
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings };
@@ -92,37 +93,58 @@ console.log(
       .map(({ name, port }) => `${name} ${port}`)
       .join(', '),
 );
+// Only what the selected specs use is built and started: one spec of a team's app needs that app alone.
+const selection = e2eSelection(process.argv.slice(2));
+const selected = new Set(selection.apps.map(({ name }) => name));
 /** @type {ChildProcess[]} */
 const services = [];
 let status = 1;
 try {
-  for (const { servicesFile } of testedApps()) {
-    if (servicesFile) services.push(await startServices(servicesFile));
+  for (const { name, servicesFile } of testedApps()) {
+    if (servicesFile && selected.has(name)) services.push(await startServices(servicesFile));
   }
-  for (const { app: tested, env } of e2eBuilds()) {
+  /**
+   * The id each app's builds named by the tree carry (the first's). A build stays current across a commit that changes
+   * nothing it reads, named after the commit it was made at; another build of the same inputs takes that name too, as
+   * the deployment tests compare the two byte for byte.
+   * @type {Map<string, string>}
+   */
+  const treeIds = new Map();
+  const idOf = (/** @type {string} */ app, /** @type {string} */ distDir) =>
+    readFileSync(join(app, distDir, 'BUILD_ID'), 'utf8').trim();
+  for (const { app: tested, env, deployment } of e2eBuilds()) {
     const app = tested.dir;
+    const label = `${app} (${env.NEXT_DIST_DIR})`;
+    if (!selected.has(tested.name) || (deployment && !selection.deploymentBuilds)) {
+      console.log(`build ${label}: skipped, no selected test uses it`);
+      continue;
+    }
+    const treeId = 'BUILD_ID' in env ? undefined : treeIds.get(app);
     // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
     const settings = { ...testSettingsOf(tested), ...env };
     const recorded = (/** @type {string} */ file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
-    const label = `${app} (${env.NEXT_DIST_DIR})`;
     const stale =
-      recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== sourceFingerprint(app) ||
-      recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings);
+      recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== inputsFingerprint(app) ||
+      recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings) ||
+      (treeId !== undefined && idOf(app, env.NEXT_DIST_DIR) !== treeId);
     if (!stale) {
+      if (!('BUILD_ID' in env)) treeIds.set(app, treeId ?? idOf(app, env.NEXT_DIST_DIR));
       console.log(`build ${label}: up to date`);
       continue;
     }
     console.log(`build ${label}: building`);
     const started = Date.now();
-    const built = await buildWithUploads(app, settings);
+    const built = await buildWithUploads(app, { ...settings, ...(treeId && { BUILD_ID: treeId }) });
     if (built !== 0) throw new Error(`The build of ${label} failed (exit code ${built}).`);
+    if (!('BUILD_ID' in env)) treeIds.set(app, treeId ?? idOf(app, env.NEXT_DIST_DIR));
     writeFileSync(settingsFile(app, env.NEXT_DIST_DIR), `${JSON.stringify(settings)}\n`);
     console.log(`build ${label}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   // Playwright finds the services running and leaves them to this script (playwright.config.ts).
-  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2)], {
+  const projects = (selection.projects ?? []).map((project) => `--project=${project}`);
+  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2), ...projects], {
     stdio: 'inherit',
-    env: { ...process.env, E2E_SERVICES_STARTED: '1' },
+    env: { ...process.env, E2E_SERVICES_STARTED: '1', E2E_APPS: [...selected].join(',') },
   });
   status = run.status ?? 1;
 } catch (error) {

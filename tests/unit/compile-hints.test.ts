@@ -50,13 +50,19 @@ describe("V8's compile hint goes on the SDK's lazily loaded chunks only", () => 
     expect(readFileSync(chunk('reporter.js'), 'utf8')).toBe(compileHint + sdk);
   });
 
-  test("a chunk's source map moves down the line the hint adds, so that an uploaded map still matches", () => {
+  test("a chunk's source map, the one its sourceMappingURL names, moves down the line the hint adds", () => {
+    // Turbopack names a browser chunk's map by a hash of its own, never `<chunk>.js.map`.
     const map = { version: 3, sources: ['reporter.ts'], names: [], mappings: 'AAAA,CAAC;AACA' };
+    write('reporter.js', `${sdk}//# sourceMappingURL=3brym-1duptqq.js.map\n`);
+    writeFileSync(chunk('3brym-1duptqq.js.map'), JSON.stringify(map));
+    // A map named like the chunk is some other file's, and stays as it was.
     writeFileSync(`${chunk('reporter.js')}.map`, JSON.stringify(map));
-    writeFileSync(`${chunk('app.js')}.map`, JSON.stringify(map));
+    write('app.js', `${sdk}//# sourceMappingURL=0n499aenxc9j1.js.map\n`);
+    writeFileSync(chunk('0n499aenxc9j1.js.map'), JSON.stringify(map));
     hintSdkChunks(distDir);
-    expect(JSON.parse(readFileSync(`${chunk('reporter.js')}.map`, 'utf8')).mappings).toBe(';AAAA,CAAC;AACA');
-    expect(JSON.parse(readFileSync(`${chunk('app.js')}.map`, 'utf8'))).toEqual(map);
+    expect(JSON.parse(readFileSync(chunk('3brym-1duptqq.js.map'), 'utf8')).mappings).toBe(';AAAA,CAAC;AACA');
+    expect(JSON.parse(readFileSync(`${chunk('reporter.js')}.map`, 'utf8'))).toEqual(map);
+    expect(JSON.parse(readFileSync(chunk('0n499aenxc9j1.js.map'), 'utf8'))).toEqual(map);
   });
 
   test('an index map moves each of its sections down one line', () => {

@@ -33,7 +33,7 @@ function envExampleVariables(file = '.env.example'): string[] {
 
 /**
  * Set by Next (NODE_ENV, by `next dev`, `next build` and the server) or by the build for the app's own code
- * (next.config.ts `env`), never by an operator.
+ * (next.config.ts `env`), never by an operator; or Node's own, which `npm run dev` extends and passes on (NODE_OPTIONS).
  */
 const internal = new Set([
   'APP_BUILD_ID',
@@ -44,6 +44,7 @@ const internal = new Set([
   'NEXT_PHASE',
   'NEXT_RUNTIME',
   'NODE_ENV',
+  'NODE_OPTIONS',
 ]);
 
 function sourceFiles(dir: string): string[] {

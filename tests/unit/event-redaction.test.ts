@@ -21,6 +21,35 @@ function expectNoSecret(value: unknown) {
 }
 
 describe('urlRedaction: the URLs the SDK copies into events as they are', () => {
+  it("an error's Host and X-Forwarded-Host, and a span's host attributes: no user-info (issue 55)", () => {
+    const event = process({
+      request: {
+        headers: {
+          host: 'user:hunter2@localhost:3000',
+          'x-forwarded-host': 'alice:x@example.com',
+          referer: 'data:,bob',
+        },
+      },
+      contexts: {
+        trace: {
+          trace_id: 't',
+          span_id: 's',
+          data: { 'http.request.header.x_forwarded_host': ['carol:x@example.com'], 'server.address': 'dave@h' },
+        },
+      },
+    });
+    expect(event.request?.headers).toEqual({
+      host: 'localhost:3000',
+      'x-forwarded-host': 'example.com',
+      referer: 'data:',
+    });
+    expect(event.contexts?.trace?.data).toEqual({
+      'http.request.header.x_forwarded_host': ['example.com'],
+      'server.address': 'h',
+    });
+    expectNoSecret(event);
+  });
+
   it('a server error: request URL with user-info, Referer, transaction name, Next request path', () => {
     const event = process({
       transaction: 'GET http://user:hunter2@localhost:3000/api/diagnostics/server-error',

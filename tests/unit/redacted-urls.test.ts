@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redactedUrl, redactedUrlsIn } from '../../packages/foundation/src/observability/privacy/urls.mts';
+import {
+  redactedHost,
+  redactedUrl,
+  redactedUrlsIn,
+} from '../../packages/foundation/src/observability/privacy/urls.mts';
 
 const jwt =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
@@ -140,5 +144,29 @@ describe('issue 36: URL forms that got past the redaction', () => {
       expect(redactedUrl(target), target).toBe(`${scheme}h/x`);
       expect(redactedUrlsIn(`GET ${target}`), target).toBe(`GET ${scheme}h/x`);
     }
+  });
+});
+
+describe('issue 55: URL shapes of round four', () => {
+  it('user-info straight after a scheme, with or without slashes: it goes', () => {
+    expect(redactedUrl('https:user:hunter2@host/x')).toBe('https:host/x');
+    expect(redactedUrl('HTTPS:\\user:hunter2@host/x?email=a')).toBe('HTTPS:\\host/x?email=');
+    expect(redactedUrl('http:/user:hunter2@host/x')).toBe('http:/host/x');
+    expect(redactedUrl('https://user:hunter2@host/x')).toBe('https://host/x');
+    // A path with an @ in it keeps it: no scheme before it.
+    expect(redactedUrl('/people/@alice')).toBe('/people/@alice');
+  });
+
+  it('a data: or javascript: URL is its content: only the scheme leaves', () => {
+    expect(redactedUrl('data:text/html,<p>card 4111111111111111</p>')).toBe('data:');
+    expect(redactedUrl(' DATA:;base64,c2VjcmV0')).toBe('data:');
+    expect(redactedUrl('javascript:alert(document.cookie)')).toBe('javascript:');
+  });
+
+  it('a Host or X-Forwarded-Host value loses its user-info', () => {
+    expect(redactedHost('user:hunter2@localhost:3000')).toBe('localhost:3000');
+    expect(redactedHost('a@b@example.com')).toBe('example.com');
+    expect(redactedHost('localhost:3000')).toBe('localhost:3000');
+    expect(redactedHost(undefined)).toBe('');
   });
 });

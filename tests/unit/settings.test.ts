@@ -104,4 +104,27 @@ describe('buildSettings', () => {
     expect(buildSettings({ BUILD_SKIP_TYPE_CHECK: '1' }).skipTypeCheck).toBe(true);
     expect(() => buildSettings({ BUILD_SKIP_TYPE_CHECK: 'yes' })).toThrow(/^BUILD_SKIP_TYPE_CHECK must be 1 or 0/);
   });
+
+  it('uploads source maps only with SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN, to SENTRY_URL or Sentry’s own', () => {
+    const sentry = { SENTRY_ORG: 'acme', SENTRY_PROJECT: 'web', SENTRY_AUTH_TOKEN: 'token' };
+    expect(buildSettings(sentry).upload).toEqual({
+      url: 'https://sentry.io',
+      org: 'acme',
+      project: 'web',
+      authToken: 'token',
+    });
+    expect(buildSettings({ ...sentry, SENTRY_URL: 'http://sentry.internal:9000/' }).upload?.url).toBe(
+      'http://sentry.internal:9000/',
+    );
+    expect(buildSettings({ ...sentry, SENTRY_AUTH_TOKEN: '' }).upload).toBeUndefined();
+    expect(buildSettings({ SENTRY_ORG: 'acme', SENTRY_PROJECT: 'web' }).upload).toBeUndefined();
+  });
+
+  it('names a SENTRY_URL that is not an http(s) address, with or without upload', () => {
+    for (const value of ['sentry.example.com', 'ftp://sentry.example.com', 'https://']) {
+      expect(() => buildSettings({ SENTRY_URL: value })).toThrow(
+        'SENTRY_URL must be a URL (http:// or https://) with a host, e.g. https://sentry.example.com; the value set is not.',
+      );
+    }
+  });
 });

@@ -234,6 +234,16 @@ function offOrigin(headers: string): boolean {
   return !samePath && !location.startsWith(`http://${appHost}:${appPort}/`);
 }
 
+test('`rsc: 1` on a page gets the page, as any request does: no redirect a shared cache could keep (issue 55)', async ({
+  request,
+}) => {
+  const asRsc = await request.get('/examples/42', { headers: { rsc: '1' }, maxRedirects: 0 });
+  expect(asRsc.status()).toBe(200);
+  expect(asRsc.headers()['location']).toBeUndefined();
+  expect(asRsc.headers()['content-type']).toContain('text/html');
+  expect(await asRsc.text()).toContain('<h1>Dynamic segment</h1>');
+});
+
 test('at least 200 hostile requests get deliberate answers and the server stays up', async ({ request }) => {
   test.setTimeout(120_000);
   const { buildId } = (await (await request.get('/api/health')).json()) as { buildId: string };

@@ -215,6 +215,31 @@ test.describe('with personal data off', () => {
     await expectNowhere([password!, email!], ingest, server);
   });
 
+  test('user-info in Host and X-Forwarded-Host, a Referer with user-info and no //, a data: Referer (issue 55)', async ({
+    ingest,
+    token,
+    server,
+  }) => {
+    const [host, forwarded, referred, content] = secretsOf(token, 'host', 'forwarded', 'referred', 'content');
+    for (const [index, referer] of [`https:user:${referred}@${appHost}/x`, `data:text/plain,${content}`].entries()) {
+      const requestId = `privacy-${token}-${index}`;
+      const reported = serverReports(ingest, requestId);
+      const answer = await rawRequest(
+        server.port,
+        appHost,
+        `GET /api/diagnostics/server-error HTTP/1.1\r\nHost: user:${host}@${appHost}:${server.port}\r\n` +
+          `X-Forwarded-Host: user:${forwarded}@example.com\r\nReferer: ${referer}\r\n` +
+          `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.status).toBe(500);
+      const { event } = await reported;
+      expect(thrownException(event)).toBe(apiError);
+      expect(event.request?.headers?.host).toBe(`${appHost}:${server.port}`);
+      await accessLogLine(server, requestId);
+    }
+    await expectNowhere([host!, forwarded!, referred!, content!], ingest, server);
+  });
+
   test('a bare token for a query: the whole token', async ({ ingest, token, server }) => {
     const [secret] = secretsOf(token, 'token');
     const bareToken = bareTokenOf(secret!);

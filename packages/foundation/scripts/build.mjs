@@ -12,14 +12,34 @@ import { completeStandalone, preload, standaloneServerDir } from './standalone.m
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
-const { fingerprintFile, sourceFingerprint } = await import('./build-identity.mts');
+const { fingerprintFile, inputsFingerprint } = await import('./build-identity.mts');
 
-const { distDirOf } = await import('../src/config/settings.mts');
-const distDir = distDirOf();
+const { EnvError, buildSettings } = await import('../src/config/settings.mts');
+/** @type {import('../src/config/settings.mts').BuildSettings} */
+let settings;
+try {
+  settings = buildSettings();
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const { distDir, upload } = settings;
+if (upload) {
+  // Before the compile: a Sentry that cannot take the maps stops the build in seconds, not minutes later.
+  const { stopBuild, uploadCheck } = await import('./source-map-upload.mts');
+  const refusal = await uploadCheck(upload);
+  if (refusal) stopBuild(refusal);
+} else {
+  console.log(
+    'Source maps: none, as SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT are not all set; Sentry shows this ' +
+      "build's errors in its built code (docs/observability.md).",
+  );
+}
 // Resolved like any import, so that a copy of the app inside a project (the tests' app) uses its node_modules.
 const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
 // Taken before the build, so that an edit made while it runs counts as a change for `npm start`.
-const builtFrom = sourceFingerprint();
+const builtFrom = inputsFingerprint();
 const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], {
   stdio: 'inherit',
 });

@@ -5,10 +5,12 @@
 // Chromium compiles all of its functions as it streams the script in, off the main thread; other engines ignore the
 // comment. Only the chunks the SDK loads after the page get it: they run nearly every function they hold, while the
 // page's own chunks are Next's and the team's to decide (docs/performance.md, "Compile hints"). It runs as Next's
-// `compiler.runAfterProductionCompile` (nextConfig.ts), before Sentry's own step there uploads the source maps: a map
-// beside a chunk is moved down the line the hint adds, so that uploaded maps still match the served chunks.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// `compiler.runAfterProductionCompile` (nextConfig.ts), before Sentry's own step there uploads the source maps: the
+// chunk's map (the one its `sourceMappingURL` names, ./source-maps.mjs) is moved down the line the hint adds, so that
+// uploaded maps still match the served chunks.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceMapFileOf } from './source-maps.mjs';
 
 export const compileHint = '//# allFunctionsCalledOnLoad\n';
 
@@ -75,8 +77,8 @@ export function movedDownOneLine(map) {
 }
 
 /**
- * Puts the compile hint first in each of the build's lazy SDK chunks (once), and moves the source map beside each
- * (when the build made one) down by the line it adds; returns the chunks it changed.
+ * Puts the compile hint first in each of the build's lazy SDK chunks (once), and moves each one's source map (when the
+ * build made one) down by the line it adds; returns the chunks it changed.
  * @param {string} distDir
  */
 export function hintSdkChunks(distDir) {
@@ -86,8 +88,8 @@ export function hintSdkChunks(distDir) {
     const text = readFileSync(file, 'utf8');
     if (text.startsWith(compileHint)) continue;
     writeFileSync(file, compileHint + text);
-    const mapFile = `${file}.map`;
-    if (existsSync(mapFile)) {
+    const mapFile = sourceMapFileOf(file, text);
+    if (mapFile) {
       writeFileSync(mapFile, JSON.stringify(movedDownOneLine(JSON.parse(readFileSync(mapFile, 'utf8')))));
     }
     changed.push(file);

@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
 import { hintSdkChunks } from '../scripts/compile-hints.mjs';
+import { flattenIndexMapsForInjection } from '../scripts/source-maps.mjs';
 import { buildIdPattern, sourceFingerprint } from '../scripts/build-identity.mts';
+import { stopBuild, uploadFailure } from '../scripts/source-map-upload.mts';
 import { maxRequestBodyBytes } from './config/requestBody';
 import { hstsHeader, securedPaths, securityHeaders, securityInputs } from './config/security';
 import { browserSettings, buildSettings, securitySettings } from './config/settings.mts';
@@ -77,15 +80,33 @@ function config(phase: string): NextConfig {
       // Next buffers each request body for the proxy up to this size and silently cuts off the rest (10 MB by default).
       // The server preload reads this value from the build and refuses larger bodies before they are read.
       proxyClientMaxBodySize: maxRequestBodyBytes,
+      // The check keeps a CDN from caching an App Router payload under a page's URL; these pages have none, and it
+      // answered any request with `rsc: 1` by a redirect without `Vary` or `Cache-Control`, which a shared cache that
+      // keeps redirects would serve to everyone. Off, such a request gets the page as any other does.
+      validateRSCRequestHeaders: false,
     },
     // Build-time flags of the Sentry SDK (Sentry's bundle-size options, which withSentryConfig sets for webpack only):
     // no debug logging code (it formats a message for every span even when nothing logs), and no replay support for
     // iframes or shadow DOM, which these pages have none of.
     compiler: {
       define: sentryBuildFlags,
-      // V8's compile hint on the SDK's lazily loaded chunks (scripts/compile-hints.mjs). Sentry's wrapper runs its
-      // source-map upload after this, on the chunks and maps as they then are.
-      runAfterProductionCompile: async ({ distDir }: { distDir: string }) => void hintSdkChunks(distDir),
+      // V8's compile hint on the SDK's lazily loaded chunks (scripts/compile-hints.mjs), and the index maps Sentry's
+      // CLI would leave a line off made plain (scripts/source-maps.mjs). Sentry's wrapper runs its source-map upload
+      // after this, on the chunks and maps as they then are.
+      runAfterProductionCompile: async ({ distDir }: { distDir: string }) => {
+        hintSdkChunks(distDir);
+        flattenIndexMapsForInjection(distDir);
+      },
+    },
+    // A module of src/server/ (the app's or the foundation's) that a page's component imports fails the build, or the
+    // page under `next dev`, with one sentence naming the rule (scripts/server-only.mjs). Node packages are left alone.
+    turbopack: {
+      rules: {
+        '*': {
+          condition: { all: ['browser', { not: 'foreign' }, { path: /\/src\/server\// }] },
+          loaders: [fileURLToPath(new URL('../scripts/server-only.mjs', import.meta.url))],
+        },
+      },
     },
     generateBuildId: () => buildId,
     // Skew protection: a data response from another deployment makes the client navigate in full (see README).
@@ -124,15 +145,23 @@ function config(phase: string): NextConfig {
 
 /**
  * The app's Next.js configuration (its next.config.ts is `export default nextConfig()`), wrapped by Sentry's. Source
- * maps go to Sentry only when all three of its settings are set; otherwise the build makes none and stays quiet.
+ * maps go to Sentry only when all three of its settings are set; otherwise the build makes none (../scripts/build.mjs says so).
  */
 export function nextConfig() {
-  const { sentry, uploadSourceMaps } = buildSettings();
+  const { upload } = buildSettings();
   return withSentryConfig(config, {
-    ...sentry,
-    silent: !uploadSourceMaps,
+    silent: !upload,
     telemetry: false,
-    sourcemaps: { disable: !uploadSourceMaps, deleteSourcemapsAfterUpload: true },
-    release: { create: uploadSourceMaps },
+    sourcemaps: { disable: !upload, deleteSourcemapsAfterUpload: true },
+    release: { create: Boolean(upload) },
+    ...(upload && {
+      org: upload.org,
+      project: upload.project,
+      authToken: upload.authToken,
+      sentryUrl: upload.url,
+      // Without it a failed upload logs two generic lines, and the build goes on and deletes the maps
+      // (docs/decisions.md).
+      errorHandler: (error: Error) => stopBuild(uploadFailure(error, upload)),
+    }),
   });
 }

@@ -92,14 +92,25 @@ export const testSettingsOf = (app: TestedApp): Record<string, string> =>
  * Every build the end-to-end tests serve: each app's, and the reference app's two more for its deployment tests
  * (another release, and the same commit built again).
  */
-export function e2eBuilds(): { app: TestedApp; env: Record<string, string> & { NEXT_DIST_DIR: string } }[] {
+export function e2eBuilds(): {
+  app: TestedApp;
+  env: Record<string, string> & { NEXT_DIST_DIR: string };
+  /** One of the reference app's two deployment builds, which only some of its specs read (./selection.mts). */
+  deployment: boolean;
+}[] {
   const apps = testedApps();
   const reference = apps.filter((app) => app.dir === referenceApp);
   return [
-    ...apps.map((app) => ({ app, env: e2eBuildEnv })),
+    ...apps.map((app) => ({ app, env: e2eBuildEnv, deployment: false })),
     ...reference.flatMap((app) => [
-      { app, env: nextReleaseBuildEnv },
-      { app, env: rebuildEnv },
+      { app, env: nextReleaseBuildEnv, deployment: true },
+      { app, env: rebuildEnv, deployment: true },
     ]),
   ];
+}
+
+/** The apps this run serves: those E2E_APPS names (scripts/e2e.mjs, from the specs it selected), else every one. */
+export function servedApps(): TestedApp[] {
+  const named = process.env.E2E_APPS?.split(',');
+  return testedApps().filter(({ name }) => !named || named.includes(name));
 }

@@ -5,7 +5,7 @@
 // Next replaces, and so is what next.config.ts reads at build. README.md (Configuration) and .env.example list every
 // variable, and tests/unit/configuration-docs.test.ts holds the three together. The product's variables are the app's
 // own (its src/product.ts), checked at the same start (../server/startup.ts).
-import { EnvError, flag } from './envChecks.mts';
+import { EnvError, flag, url } from './envChecks.mts';
 import { redisSettings, type RedisTopology } from './redis.mts';
 import { reporting } from './specification.mts';
 
@@ -243,6 +243,14 @@ export const deploymentId = (): string | undefined => process.env.NEXT_DEPLOYMEN
 /** Whether this process is `next build`, which sets NEXT_PHASE for the code it loads. */
 export const runningNextBuild = (): boolean => process.env.NEXT_PHASE === 'phase-production-build';
 
+export interface SourceMapUpload {
+  /** SENTRY_URL: a self-hosted Sentry; unset, Sentry's own. */
+  url: string;
+  org: string;
+  project: string;
+  authToken: string;
+}
+
 /** What `next build` (next.config.ts) reads of its environment. */
 export interface BuildSettings {
   /** BUILD_ID as set (next.config.ts checks it); unset, the git tree names the build. */
@@ -251,9 +259,8 @@ export interface BuildSettings {
   distDir: string;
   /** SENTRY_RELEASE at build; unset, the build id. */
   release: string | undefined;
-  /** SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN: all three set, the build uploads its source maps. */
-  sentry: { org: string | undefined; project: string | undefined; authToken: string | undefined };
-  uploadSourceMaps: boolean;
+  /** Where the build uploads its source maps; none unless SENTRY_ORG, SENTRY_PROJECT and SENTRY_AUTH_TOKEN are set. */
+  upload: SourceMapUpload | undefined;
   /**
    * BUILD_SKIP_TYPE_CHECK: `next build` leaves out its type check, for a pipeline that ran it already (`npm test`
    * checks every app with tsc before it builds them).
@@ -261,14 +268,23 @@ export interface BuildSettings {
   skipTypeCheck: boolean;
 }
 
+/** Where the source maps go unless SENTRY_URL says otherwise: Sentry's own service. */
+const defaultSentryUrl = 'https://sentry.io';
+
 export function buildSettings(env: Env = process.env): BuildSettings {
-  const sentry = { org: env.SENTRY_ORG, project: env.SENTRY_PROJECT, authToken: env.SENTRY_AUTH_TOKEN };
+  const sentryUrl = url('SENTRY_URL', env.SENTRY_URL, {
+    protocols: ['http:', 'https:'],
+    example: 'https://sentry.example.com',
+    fallback: defaultSentryUrl,
+  });
+  const org = env.SENTRY_ORG;
+  const project = env.SENTRY_PROJECT;
+  const authToken = env.SENTRY_AUTH_TOKEN;
   return {
     buildId: env.BUILD_ID?.trim() || undefined,
     distDir: distDirOf(env),
     release: env.SENTRY_RELEASE?.trim() || undefined,
-    sentry,
-    uploadSourceMaps: Boolean(sentry.org && sentry.project && sentry.authToken),
+    upload: org && project && authToken ? { url: sentryUrl, org, project, authToken } : undefined,
     skipTypeCheck: flag('BUILD_SKIP_TYPE_CHECK', env.BUILD_SKIP_TYPE_CHECK),
   };
 }

@@ -5,6 +5,7 @@ import { serverReportingEnv } from '../observability/reportingEnv';
 import { forwardedLogLevels } from '../observability/server/logForwarding';
 import { startServerReporting } from '../observability/server/reporter';
 import { serverLogger, setReportingLogFields } from '../observability/server/log.mts';
+import { openRequestGate } from './preload/reportingGate.mts';
 
 /** Where Next's IncrementalCache looks for a cache handler when next.config names none (`FetchCache`). */
 const nextCacheHandlers = Symbol.for('@next/cache-handlers');
@@ -26,6 +27,15 @@ export async function handPageCacheToNext(): Promise<void> {
  * Node runtime needs before a request.
  */
 export async function prepareNodeRuntime(product: Pick<Product<unknown>, 'settings'>): Promise<void> {
+  try {
+    await prepare(product);
+  } finally {
+    // Under `npm run dev`, the requests that arrived meanwhile go on now (./preload/reportingGate.mts).
+    openRequestGate();
+  }
+}
+
+async function prepare(product: Pick<Product<unknown>, 'settings'>): Promise<void> {
   let env: Settings;
   try {
     // Every variable is checked here, so that a bad one stops the start; the page cache reads them from it.

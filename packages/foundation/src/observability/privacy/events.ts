@@ -5,10 +5,16 @@
 // redactedUrl here (urls.mts), field by field (an attribute's by its name), never by a walk over every string of an
 // event.
 import type { Breadcrumb, Event, Integration, Metric, ReplayEvent, SpanJSON, StartSpanOptions } from '@sentry/core';
-import { redactedUrl, redactedUrlsIn } from './urls.mts';
+import { redactedHost, redactedUrl, redactedUrlsIn } from './urls.mts';
 
 /** The header both runtimes keep (harmlessHeaders in dataCollection.ts), as each runtime spells it. */
 const refererHeaders = ['referer', 'Referer'] as const;
+
+/** Headers that name the URL's authority, user-info and all (`Host: user:pw@host`), as each runtime spells them. */
+const hostHeaders = ['host', 'Host', 'x-forwarded-host', 'X-Forwarded-Host'] as const;
+
+/** A field whose name says it holds a host: `server.address`, `http.host`, `http.request.header.x_forwarded_host`. */
+const hostNamed = /(?:^|[._-])host$|^server\.address$/i;
 
 /**
  * A field whose name says it holds a URL: `url`, `url.full`, `url.path`, `http.url`, `lcp.url`,
@@ -35,13 +41,14 @@ function redactUrlFields(data: Record<string, unknown>, unnamed: readonly string
     const value = data[key];
     if (urlPartNamed.test(key)) delete data[key];
     else if (urlNamed.test(key) || unnamedUrls.includes(key) || unnamed.includes(key)) data[key] = redactedValue(value);
+    else if (hostNamed.test(key)) data[key] = redactedValue(value, redactedHost);
     else if (urlNames.includes(key) && typeof value === 'string') data[key] = redactedUrlsIn(value);
   }
 }
 
-function redactedValue(value: unknown): unknown {
-  if (typeof value === 'string') return redactedUrl(value);
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactedUrl(item) : item));
+function redactedValue(value: unknown, redacted: (value: string) => string = redactedUrl): unknown {
+  if (typeof value === 'string') return redacted(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redacted(item) : item));
   return value;
 }
 
@@ -51,6 +58,10 @@ function redactEvent(event: Event): Event {
   for (const name of refererHeaders) {
     const referer = request?.headers?.[name];
     if (referer) request.headers![name] = redactedUrl(referer);
+  }
+  for (const name of hostHeaders) {
+    const host = request?.headers?.[name];
+    if (host) request.headers![name] = redactedHost(host);
   }
   // An error's transaction is named after the request target: `GET http://user:password@host/path`.
   if (event.transaction) event.transaction = redactedUrlsIn(event.transaction);

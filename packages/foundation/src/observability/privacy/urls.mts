@@ -20,6 +20,15 @@ const plainKey = /^(?=.{1,24}$)[a-z_][a-z_.-]*(?:[A-Z][a-z_.-]+)*\d{0,3}(?:\[\])
 const userInfo = /(?<=[/\\]{2})[^/\\]*@/g;
 
 /**
+ * User-info straight after a scheme, with no slashes or any number of them: `https:user:pw@host/x`, which browsers
+ * read as `https://user:pw@host/x`. Anchored, so one try; each reads up to the authority's end.
+ */
+const schemeUserInfo = /^([a-z][a-z\d+.-]*:[/\\]*)[^/\\]*@/i;
+
+/** Schemes whose URL is its content (`data:text/html,<p>…`, `javascript:…`): only the scheme may leave. */
+const contentScheme = /^\s*(data|javascript):/i;
+
+/**
  * The URL without what may identify a person: no fragment (`#access_token=…`), no user-info (`user:password@`), and
  * of the query only the keys of `key=value` pairs whose key is a plain name (`/search?q=&page=`). A pair without `=`
  * is a bare token (`?eyJhbGci…`) and goes whole. Takes an absolute URL, an absolute-form or origin-form request target,
@@ -27,11 +36,13 @@ const userInfo = /(?<=[/\\]{2})[^/\\]*@/g;
  */
 export function redactedUrl(url: unknown): string {
   if (typeof url !== 'string') return '';
+  const content = contentScheme.exec(url);
+  if (content) return `${content[1]!.toLowerCase()}:`;
   const fragment = url.indexOf('#');
   const withoutFragment = fragment < 0 ? url : url.slice(0, fragment);
   const query = withoutFragment.indexOf('?');
   const base = query < 0 ? withoutFragment : withoutFragment.slice(0, query);
-  const origin = base.includes('@') ? base.replace(userInfo, '') : base;
+  const origin = base.includes('@') ? base.replace(schemeUserInfo, '$1').replace(userInfo, '') : base;
   if (query < 0) return origin;
   const keys: string[] = [];
   for (const pair of withoutFragment.slice(query + 1).split('&')) {
@@ -54,6 +65,12 @@ export function redactedUrlsIn(text: unknown): string {
   if (typeof text !== 'string') return '';
   if (!/[?#@]/.test(text)) return text;
   return text.replace(urlInText, (url) => redactedUrl(url));
+}
+
+/** A `Host` or `X-Forwarded-Host` value without user-info (`user:pw@host:3000` is `host:3000`); never throws. */
+export function redactedHost(host: unknown): string {
+  if (typeof host !== 'string') return '';
+  return host.slice(host.lastIndexOf('@') + 1);
 }
 
 /** A URL as a log line carries it: whole when an operator turned personal data on, else redacted. */

@@ -1,0 +1,23 @@
+// Which peers the server counts as one client when it shares out what it holds (bodies.mts): not an address, which a
+// holder of a block has many of, but the block. The peer is the socket's; X-Forwarded-For is anyone's to write.
+
+/**
+ * The network a peer's address belongs to: its /24 for IPv4 and its /64 for IPv6, the blocks one holder gets, so that
+ * a few addresses (or an IPv6 prefix's countless ones) count as one client.
+ */
+export function networkOf(address: string): string {
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(address);
+  if (v4) return `${v4[1]}.0/24`;
+  if (!address.includes(':')) return address;
+  // The first four groups, `::` expanded: `2001:db8::1` is 2001:db8:0:0:…
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = head === '' ? [] : head.split(':');
+  if (tail !== undefined) {
+    const after = tail === '' ? [] : tail.split(':');
+    groups.push(...Array<string>(Math.max(0, 8 - groups.length - after.length)).fill('0'), ...after);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
