@@ -2,14 +2,16 @@
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
 // it is missing or stale, for the apps the selected specs use (packages/testing/src/selection.mts). Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
 // may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
-// when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did; then
-// Playwright runs with the arguments given, e.g. one spec:
+// when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did, uploading its
+// source maps to a local Sentry web API that runs only while a build does (into <build>/sentry-uploads, which the
+// tests read back); then Playwright runs with the arguments given, e.g. one spec:
 //
 //   npm run test:e2e -- apps/web/tests/catalog.spec.ts
 //
 // and the services stop. `npm test` runs this after the unit tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
@@ -20,6 +22,8 @@ requireSupportedNode();
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
 const { e2eSelection } = await import('@web-foundation/testing/selection');
 const { recordedFingerprint, inputsFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+const { sentryApiPort, sentryUploadsDir } = await import('@web-foundation/testing/env');
+const { startSentryApi } = await import('@web-foundation/testing/sentry-api');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
@@ -44,6 +48,38 @@ function startServices(servicesFile) {
     });
     child.on('exit', (code) => failed(new Error(`${servicesFile} stopped before it was ready (exit code ${code}).`)));
   });
+}
+
+/**
+ * Runs `npm run build`'s script in an app's folder and resolves with its exit code; without blocking, so that the
+ * Sentry API in this process answers its upload.
+ * @param {string} app
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<number | null>}
+ */
+const runBuild = (app, env) =>
+  new Promise((done) => spawn('node', [build], { cwd: app, stdio: 'inherit', env }).once('exit', done));
+
+/**
+ * Builds an app; a build that uploads its source maps (SENTRY_URL set) gets the local Sentry API for as long as it runs,
+ * storing into the build's own directory, and a Sentry CLI state of its own: the CLI keeps each organization's address
+ * there (~/.config/sentry by default), and would send this build's upload to where another clone's API listened.
+ * @param {string} app
+ * @param {Record<string, string> & { NEXT_DIST_DIR: string }} settings the build's settings, and its BUILD_ID if given
+ */
+async function buildWithUploads(app, settings) {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings };
+  if (!settings.SENTRY_URL || !settings.SENTRY_AUTH_TOKEN) return runBuild(app, env);
+  const storeDir = sentryUploadsDir(settings.NEXT_DIST_DIR, app);
+  rmSync(storeDir, { recursive: true, force: true });
+  const cliState = mkdtempSync(join(tmpdir(), 'sentry-cli-'));
+  const api = await startSentryApi({ port: sentryApiPort, storeDir, token: settings.SENTRY_AUTH_TOKEN });
+  try {
+    return await runBuild(app, { ...env, SENTRY_CONFIG_DIR: cliState });
+  } finally {
+    await api.close();
+    rmSync(cliState, { recursive: true, force: true });
+  }
 }
 
 /** Stops a services process by the signal it passes on to what it started, and waits for it. */
@@ -98,16 +134,7 @@ try {
     }
     console.log(`build ${label}: building`);
     const started = Date.now();
-    const { status: built } = spawnSync('node', [build], {
-      cwd: app,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: '1',
-        ...settings,
-        ...(treeId && { BUILD_ID: treeId }),
-      },
-    });
+    const built = await buildWithUploads(app, { ...settings, ...(treeId && { BUILD_ID: treeId }) });
     if (built !== 0) throw new Error(`The build of ${label} failed (exit code ${built}).`);
     if (!('BUILD_ID' in env)) treeIds.set(app, treeId ?? idOf(app, env.NEXT_DIST_DIR));
     writeFileSync(settingsFile(app, env.NEXT_DIST_DIR), `${JSON.stringify(settings)}\n`);

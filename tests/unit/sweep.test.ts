@@ -117,7 +117,7 @@ describe('discovering the pages of a build', () => {
 describe('a missing build', () => {
   it('fails saying how to make it', () => {
     expect(() => readBuildManifests('.no-such-build')).toThrow(
-      /^No build to sweep: \.no-such-build\/server\/pages-manifest\.json is missing\. Build it first with `NEXT_DIST_DIR=\.next-e2e NEXT_PUBLIC_SENTRY_DSN=http:\/\/public@127\.0\.0\.1:\d+\/1 BUILD_SKIP_TYPE_CHECK=1 npm run build`/,
+      /^No build to sweep: \.no-such-build\/server\/pages-manifest\.json is missing\. Build it first with `E2E_PORT_BLOCK=\d+ npm run test:e2e -- --list`/,
     );
   });
 });

@@ -52,7 +52,7 @@ if (!Number.isInteger(portBlock) || portBlock < 1024 || portBlock > 65_536 - por
 
 /**
  * The block's port at `offset`, unless `variable` names another: 0 to 3 below, 4 to 13 the apps' own services
- * (servicePort), 14 on the apps other than the reference app (./apps.mts).
+ * (servicePort), 14 on the apps other than the reference app (./apps.mts), the last one the local Sentry web API.
  */
 export function blockPort(offset: number, variable?: string): number {
   if (!Number.isInteger(offset) || offset < 0 || offset >= portBlockSize)
@@ -105,16 +105,42 @@ export const serverDir = (distDir: string = e2eDistDir, app: AppFolder = referen
   `${builtDir(distDir, app)}/standalone/${app}`;
 
 /**
- * Environment of the `next build` that the end-to-end tests run against: both runtimes report to the ingest. Next's own
- * type check is left out: `npm test` ran tsc on each app (its whole tsconfig.json, a superset of what the build checks)
- * before it builds; five builds checked the same again, about 37 s of every run on CI's machine.
+ * The local Sentry web API (./sentry-api.mts) that each app's test build uploads its source maps to, as a real build
+ * uploads to Sentry: the block's last port, above the apps' (from 14 on). A fixed port, so that a build's recorded
+ * settings stay the same from run to run and an unchanged build is not made again.
  */
-export const e2eBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, BUILD_SKIP_TYPE_CHECK: '1' };
+export const sentryApiPort = blockPort(29, 'E2E_SENTRY_API_PORT');
+export const sentryApiUrl = `http://127.0.0.1:${sentryApiPort}/`;
 
-/** The same code built under another build id: the release a rolling deploy switches to. */
-export const nextReleaseBuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-next', BUILD_ID: 'e2e-next-release' };
+/** What a test build uploads with: the three settings that turn the upload on, and where it goes. */
+export const sentryUploadEnv = {
+  SENTRY_ORG: 'e2e',
+  SENTRY_PROJECT: 'web-foundation',
+  SENTRY_AUTH_TOKEN: 'e2e-upload-token',
+  SENTRY_URL: sentryApiUrl,
+};
 
-/** The same commit built a second time, elsewhere: a deterministic build names every asset alike. */
+/** Where the API keeps what a build uploaded: inside the build, so that it goes with it and stays while it is used. */
+export const sentryUploadsDir = (distDir: string = e2eDistDir, app: AppFolder = referenceApp) =>
+  `${builtDir(distDir, app)}/sentry-uploads`;
+
+/**
+ * Both runtimes report to the ingest. Next's own type check is left out: `npm test` ran tsc on each app (its whole
+ * tsconfig.json, a superset of what the build checks) before it builds; five builds checked the same again, about 37 s
+ * of every run on CI's machine.
+ */
+const testBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingestDsn, BUILD_SKIP_TYPE_CHECK: '1' };
+
+/** Environment of the `next build` that the end-to-end tests run against: it uploads its source maps too. */
+export const e2eBuildEnv = { ...testBuildEnv, ...sentryUploadEnv };
+
+/** The same code built under another build id: the release a rolling deploy switches to. No upload: it proves nothing more. */
+export const nextReleaseBuildEnv = { ...testBuildEnv, NEXT_DIST_DIR: '.next-e2e-next', BUILD_ID: 'e2e-next-release' };
+
+/**
+ * The same commit built a second time, elsewhere: a deterministic build names every asset alike. It uploads as the
+ * first did, as each machine of a deploy would: an upload changes the files it serves (their maps' comments go).
+ */
 export const rebuildEnv = { ...e2eBuildEnv, NEXT_DIST_DIR: '.next-e2e-rebuild' };
 
 /** Everything the end-to-end server printed during the suite (./logged-server.mjs), per app. */

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvelope, type Event } from '@sentry/core';
 import { appTestModule, testedApps } from './apps.mts';
-import { builtDir, e2eBuildEnv, e2eDistDir, type AppFolder } from './e2e-env.mts';
+import { builtDir, e2eDistDir, type AppFolder } from './e2e-env.mts';
 
 /** Where an app lists the paths of its dynamic routes (and the pages whose status is what they show), in its folder. */
 export const samplePathsFile = "the app's tests/sample-paths.ts";
@@ -142,10 +142,11 @@ export function discoverPages(manifests: BuildManifests, samples: SamplePaths): 
   return { pages, problems };
 }
 
-/** What to run to make the build the sweep reads. */
-export const buildCommand = `${Object.entries(e2eBuildEnv)
-  .map(([name, value]) => `${name}=${value}`)
-  .join(' ')} npm run build`;
+/**
+ * What to run to make the build the sweep reads: the tests' builds upload their source maps to a local Sentry API that
+ * only scripts/e2e.mjs starts, and `--list` makes every stale build and runs no test.
+ */
+const buildCommand = () => `E2E_PORT_BLOCK=${process.env.E2E_PORT_BLOCK} npm run test:e2e -- --list`;
 
 /** Reads the manifests of the build the e2e server serves; a missing build is a failure that says how to make it. */
 export function readBuildManifests(distDir: string = builtDir()): BuildManifests {
@@ -154,8 +155,8 @@ export function readBuildManifests(distDir: string = builtDir()): BuildManifests
   const missing = [pagesFile, prerenderFile].find((file) => !existsSync(file));
   if (missing) {
     throw new Error(
-      `No build to sweep: ${missing} is missing. Build it first with \`${buildCommand}\` ` +
-        '(with the same E2E_PORT_BLOCK as the test run), or run `npm test`.',
+      `No build to sweep: ${missing} is missing. Build it first with \`${buildCommand()}\` ` +
+        '(the same E2E_PORT_BLOCK as the test run), or run `npm test`.',
     );
   }
   const prerender = JSON.parse(readFileSync(prerenderFile, 'utf8')) as { routes?: BuildManifests['prerendered'] };
