@@ -19,7 +19,7 @@ requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript.
 const { e2eBuilds, testedApps, testSettingsOf } = await import('@web-foundation/testing/apps');
 const { e2eSelection } = await import('@web-foundation/testing/selection');
-const { recordedFingerprint, sourceFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
+const { recordedFingerprint, inputsFingerprint } = await import('../packages/foundation/scripts/build-identity.mts');
 
 const build = resolve('packages/foundation/scripts/build.mjs');
 /** Beside each build: the settings it was made with (its fingerprint is beside it already). */
@@ -67,6 +67,15 @@ try {
   for (const { name, servicesFile } of testedApps()) {
     if (servicesFile && selected.has(name)) services.push(await startServices(servicesFile));
   }
+  /**
+   * The id each app's builds named by the tree carry (the first's). A build stays current across a commit that changes
+   * nothing it reads, named after the commit it was made at; another build of the same inputs takes that name too, as
+   * the deployment tests compare the two byte for byte.
+   * @type {Map<string, string>}
+   */
+  const treeIds = new Map();
+  const idOf = (/** @type {string} */ app, /** @type {string} */ distDir) =>
+    readFileSync(join(app, distDir, 'BUILD_ID'), 'utf8').trim();
   for (const { app: tested, env, deployment } of e2eBuilds()) {
     const app = tested.dir;
     const label = `${app} (${env.NEXT_DIST_DIR})`;
@@ -74,13 +83,16 @@ try {
       console.log(`build ${label}: skipped, no selected test uses it`);
       continue;
     }
+    const treeId = 'BUILD_ID' in env ? undefined : treeIds.get(app);
     // What the app's build may read of its settings: its test settings (a database at build time), then the build's.
     const settings = { ...testSettingsOf(tested), ...env };
     const recorded = (/** @type {string} */ file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
     const stale =
-      recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== sourceFingerprint(app) ||
-      recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings);
+      recordedFingerprint(join(app, env.NEXT_DIST_DIR)) !== inputsFingerprint(app) ||
+      recorded(settingsFile(app, env.NEXT_DIST_DIR)) !== JSON.stringify(settings) ||
+      (treeId !== undefined && idOf(app, env.NEXT_DIST_DIR) !== treeId);
     if (!stale) {
+      if (!('BUILD_ID' in env)) treeIds.set(app, treeId ?? idOf(app, env.NEXT_DIST_DIR));
       console.log(`build ${label}: up to date`);
       continue;
     }
@@ -89,9 +101,15 @@ try {
     const { status: built } = spawnSync('node', [build], {
       cwd: app,
       stdio: 'inherit',
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...settings },
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...settings,
+        ...(treeId && { BUILD_ID: treeId }),
+      },
     });
     if (built !== 0) throw new Error(`The build of ${label} failed (exit code ${built}).`);
+    if (!('BUILD_ID' in env)) treeIds.set(app, treeId ?? idOf(app, env.NEXT_DIST_DIR));
     writeFileSync(settingsFile(app, env.NEXT_DIST_DIR), `${JSON.stringify(settings)}\n`);
     console.log(`build ${label}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

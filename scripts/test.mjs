@@ -2,6 +2,7 @@
 // `npm test`: every check, stopping at the first step that fails, then one summary line.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { requireSupportedNode } from '../packages/foundation/scripts/node-version.mjs';
 
 requireSupportedNode();
@@ -13,7 +14,10 @@ const reports = '.test-results';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-/** @typedef {{ name: string, cmd: [string, ...string[]] }} Step A command, run from the repository's root. */
+/**
+ * @typedef {{ name: string, cmd: [string, ...string[]], fix?: (output: string) => string | undefined }} Step A command,
+ * run from the repository's root, and what to run when it fails, read from its output.
+ */
 
 /**
  * The static checks: each runs on one core, and none depends on another, so they run two at a time (CI's machine has
@@ -21,7 +25,20 @@ mkdirSync(reports, { recursive: true });
  * @type {Step[]}
  */
 const checks = [
-  { name: 'format', cmd: ['prettier', '--check', '.'] },
+  {
+    name: 'format',
+    cmd: ['prettier', '--check', '.'],
+    // Prettier names each file it would change on a line of its own (`[warn] apps/web/README.md`) before its summary,
+    // in colour when FORCE_COLOR says so.
+    fix: (output) => {
+      const files = [...stripVTControlCharacters(output).matchAll(/^\[warn\] (?!Code style issues)(.+)$/gm)].map(
+        ([, file]) => file,
+      );
+      return files.length
+        ? `Not formatted: ${files.join(', ')}. Run: npx prettier --write ${files.join(' ')}`
+        : undefined;
+    },
+  },
   { name: 'lint', cmd: ['eslint', '--max-warnings=0', '.'] },
   // The foundation and the tests; the package alone, as no app compiles it (it imports none); each app with its own
   // tsconfig.json.
@@ -104,7 +121,10 @@ function engineCounts() {
 const started = Date.now();
 /** @type {string[]} */
 const done = [];
+/** @type {string | undefined} */
 let failedStep;
+/** @type {string[]} What to run to fix a failed step, said again at the end. */
+const fixes = [];
 const header = (/** @type {Step} */ step) => `\n▶ ${step.name}: ${step.cmd.join(' ')}`;
 /** @type {(step: Step) => Step['cmd']} */
 const commandOf = (step) => (step.cmd[0] === 'node' ? step.cmd : ['npx', '--no-install', ...step.cmd]);
@@ -113,10 +133,13 @@ const env = () => ({ ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
  * @param {Step} step
  * @param {number} status its exit code
  * @param {number} t0 when it started
+ * @param {string} [output] what it printed, when it was held
  */
-const record = (step, status, t0) => {
+const record = (step, status, t0, output = '') => {
   done.push(`${step.name} ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   if (status !== 0) failedStep ??= step.name;
+  const fix = status === 0 ? undefined : step.fix?.(output);
+  if (fix) fixes.push(fix);
 };
 
 /**
@@ -137,15 +160,16 @@ function runHeld(step) {
     child.on('close', (code) => {
       console.log(header(step));
       process.stdout.write(Buffer.concat(output));
-      record(step, code ?? 1, t0);
+      record(step, code ?? 1, t0, Buffer.concat(output).toString());
       resolve();
     });
   });
 }
 
 const waiting = [...checks];
+// A failed check stops the queue too: a format failure (the first check) ends the run before the type checks start.
 const lane = async () => {
-  for (let step = waiting.shift(); step; step = waiting.shift()) await runHeld(step);
+  for (let step = waiting.shift(); step && !failedStep; step = waiting.shift()) await runHeld(step);
 };
 await Promise.all(Array.from({ length: checksAtOnce }, lane));
 
@@ -165,6 +189,7 @@ const failed = unit.failed + e2e.failed + (failedStep && !unit.failed && !e2e.fa
 const skipped = unit.skipped + e2e.skipped;
 if (failedStep === 'e2e') console.log(`\nWhat the end-to-end server printed: ${serverLogFile}`);
 console.log(`\nSteps: ${done.join(', ')}${failedStep ? `; stopped at ${failedStep}` : ''}`);
+for (const fix of fixes) console.log(fix);
 const engines = Object.entries(engineCounts())
   .map(([engine, { passed: p, failed: f }]) => `${engine} ${p} passed${f ? `, ${f} failed` : ''}`)
   .join('; ');

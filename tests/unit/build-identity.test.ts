@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildIdOf,
   buildIdPattern,
+  inputsFingerprint,
   sourceFingerprint,
   startDecision,
 } from '../../packages/foundation/scripts/build-identity.mts';
@@ -107,6 +108,74 @@ describe('sourceFingerprint of an app of the repository (apps/<name>)', () => {
     // The foundation's package is read by every build.
     write('packages/foundation/index.ts', 'two');
     expect(sourceFingerprint(web)).not.toBe(added);
+  });
+});
+
+describe('inputsFingerprint: whether a build is current (issue 54)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'build-inputs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir }).toString().trim();
+  const commit = (message: string) => {
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', message);
+  };
+  const write = (path: string, text: string) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const web = join(dir, 'apps/web');
+
+  it('depends on what the build reads as it is on disk, never on the commit', () => {
+    expect(inputsFingerprint(dir)).toBeUndefined();
+    git('init', '-q');
+    write('.gitignore', '.env.local\n');
+    for (const path of ['apps/web/src/page.ts', 'apps/web/README.md', 'apps/web/tests/a.spec.ts']) write(path, 'one');
+    for (const path of ['packages/foundation/index.ts', 'packages/testing/index.ts', 'docs/a.txt', 'package.json'])
+      write(path, 'one');
+    commit('one');
+    const built = inputsFingerprint(web);
+    expect(built).toMatch(/^[0-9a-f]{64}$/);
+
+    // A docs-only commit, and one of the app's tests, its README and the tests' helpers: the build is still current,
+    // though a new build would be named after the new commit.
+    const id = sourceFingerprint(web);
+    for (const path of ['docs/a.txt', 'apps/web/README.md', 'apps/web/tests/a.spec.ts', 'packages/testing/index.ts'])
+      write(path, 'two');
+    commit('docs and tests');
+    expect(sourceFingerprint(web)).not.toBe(id);
+    expect(inputsFingerprint(web)).toBe(built);
+    // A file touched but not changed.
+    utimesSync(join(dir, 'apps/web/src/page.ts'), new Date(), new Date(Date.now() + 5000));
+    expect(inputsFingerprint(web)).toBe(built);
+
+    // An input edited, then staged, then committed: stale from the edit on, and the same fingerprint throughout.
+    write('apps/web/src/page.ts', 'two');
+    const edited = inputsFingerprint(web);
+    expect(edited).not.toBe(built);
+    git('add', 'apps/web/src/page.ts');
+    expect(inputsFingerprint(web)).toBe(edited);
+    commit('page');
+    expect(inputsFingerprint(web)).toBe(edited);
+  });
+
+  it('changes with a new untracked file of the app, a deleted one, a package, and the .env files Next loads', () => {
+    const before = inputsFingerprint(web);
+    write('apps/web/src/new-page.ts', 'a page not yet committed');
+    const added = inputsFingerprint(web);
+    expect(added).not.toBe(before);
+    expect(inputsFingerprint(join(web, 'src'))).toBe(added);
+    rmSync(join(dir, 'apps/web/src/new-page.ts'));
+    expect(inputsFingerprint(web)).toBe(before);
+    rmSync(join(dir, 'apps/web/src/page.ts'));
+    expect(inputsFingerprint(web)).not.toBe(before);
+    git('checkout', '--', 'apps/web/src/page.ts');
+    expect(inputsFingerprint(web)).toBe(before);
+    write('packages/foundation/index.ts', 'two');
+    expect(inputsFingerprint(web)).not.toBe(before);
+    git('checkout', '--', 'packages/foundation/index.ts');
+    // Ignored by git, read by `next build`.
+    write('apps/web/.env.local', 'NEXT_PUBLIC_SENTRY_DSN=http://public@127.0.0.1:9/1');
+    expect(inputsFingerprint(web)).not.toBe(before);
   });
 });
 

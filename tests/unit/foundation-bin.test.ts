@@ -25,3 +25,46 @@ describe('the web-foundation command', () => {
     );
   });
 });
+
+describe('the settings, checked before Next starts (issue 54)', () => {
+  /** The command with only PATH, NODE_ENV as it would run and `env` set: none of the guide's settings unless given. */
+  const runWith = (env: Record<string, string>, command: 'start' | 'dev', app: string) =>
+    spawnSync(process.execPath, [cli, command, '--app', app], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      env: { PATH: process.env.PATH, NODE_ENV: command === 'dev' ? 'development' : 'production', ...env },
+    });
+
+  /** The one line the server prints for a wrong setting: JSON under `npm start`, as the console shows it in dev. */
+  const guideSentence =
+    'Configuration error: BACKEND_URL is not set: set it to a URL (http:// or https://), e.g. http://backend.internal:8080.';
+
+  it('npm start stops with the product’s sentence, as the server prints it, before any build or "Ready"', () => {
+    const { status, stdout, stderr } = runWith({}, 'start', 'apps/guide');
+    expect(status).toBe(1);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([expect.objectContaining({ level: 'fatal', msg: guideSentence })]);
+    expect(stdout + stderr).not.toMatch(/Ready|building/);
+  });
+
+  it('npm run dev stops with it before Spotlight and Next start', () => {
+    const { status, stdout, stderr } = runWith({}, 'dev', 'apps/guide');
+    expect(status).toBe(1);
+    expect(stderr).toContain(guideSentence);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stdout + stderr).not.toMatch(/Ready|Spotlight/);
+  });
+
+  it('and with the foundation’s own', () => {
+    const { status, stdout } = runWith({ LOG_LEVEL: 'loud' }, 'start', 'apps/web');
+    expect(status).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({
+      level: 'fatal',
+      msg: 'Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud"); unset it to use the default info.',
+    });
+  });
+});

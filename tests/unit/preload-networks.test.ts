@@ -1,34 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { connectionShare, networkOf } from '../../packages/foundation/src/server/preload/networks.mts';
 
-// Which connections count together against a network's share (packages/foundation/src/server/preload/networks.mts).
+// The network a peer counts as (packages/foundation/src/server/preload/networks.mts): its /24 or /64, and its share of
+// the connections.
 
 describe('networkOf', () => {
-  it('puts IPv4 peers of one /24 together, and apart from the next /24', () => {
+  it('counts an IPv4 peer by its /24, written plainly or mapped into IPv6', () => {
     expect(networkOf('203.0.113.7')).toBe('203.0.113.0/24');
     expect(networkOf('203.0.113.250')).toBe('203.0.113.0/24');
+    expect(networkOf('::ffff:203.0.113.7')).toBe('203.0.113.0/24');
     expect(networkOf('203.0.114.7')).toBe('203.0.114.0/24');
   });
 
-  it('reads an IPv4-mapped IPv6 peer (a dual-stack server) as its IPv4 address', () => {
-    expect(networkOf('::ffff:203.0.113.7')).toBe('203.0.113.0/24');
-    expect(networkOf('::FFFF:203.0.113.9')).toBe('203.0.113.0/24');
-  });
-
-  it('puts IPv6 peers of one /64 together, however the address is spelled', () => {
-    const network = '2001:db8:0:1::/64';
-    expect(networkOf('2001:db8:0:1::1')).toBe(network);
-    expect(networkOf('2001:db8:0:1:ffff:ffff:ffff:fffe')).toBe(network);
-    expect(networkOf('2001:0DB8:0000:0001:0:0:0:9')).toBe(network);
-    expect(networkOf('2001:db8:0:1:1:2:192.0.2.1')).toBe(network);
-    expect(networkOf('2001:db8::1:0:0:7')).toBe('2001:db8:0:0::/64');
-    expect(networkOf('2001:db8:0:2::1')).toBe('2001:db8:0:2::/64');
-  });
-
-  it('reads a compressed or zoned address in full', () => {
+  it('counts an IPv6 peer by its /64, however it is written', () => {
+    const network = '2001:db8:1:2::/64';
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:9']) {
+      expect(networkOf(address)).toBe(network);
+    }
+    expect(networkOf('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(networkOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(networkOf('2001:db8::1:2:3:4')).toBe('2001:db8:0:0::/64');
     expect(networkOf('::1')).toBe('0:0:0:0::/64');
     expect(networkOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(networkOf('2001:db8:1:2:3::')).toBe('2001:db8:1:2::/64');
+  });
+
+  it('keeps what is no address as it is (a socket already closed has none)', () => {
+    expect(networkOf('')).toBe('');
   });
 });
 

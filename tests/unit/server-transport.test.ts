@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { createEnvelope, type Envelope } from '@sentry/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,7 @@ import {
   serverTransport,
   serverTransportOptions,
 } from '../../packages/foundation/src/observability/server/transport';
+import { freePort } from '@web-foundation/testing/processes';
 import { selfSigned } from '@web-foundation/testing/services';
 
 const envelope = (id: number) => [{ event_id: String(id) }, []] as unknown as Envelope;
@@ -62,8 +62,8 @@ describe('the server transport, as the server configures it', () => {
       });
     });
     ingest.on('secureConnection', () => connections++);
-    await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
-    const { port } = ingest.address() as AddressInfo;
+    const port = await freePort();
+    await new Promise<void>((listening) => ingest.listen(port, '127.0.0.1', listening));
     try {
       // The test's certificate; the server trusts production's ingest through the system's CAs.
       const transport = transportTo(`https://127.0.0.1:${port}`, { caCerts: cert });
@@ -101,8 +101,8 @@ describe('the server transport, as the server configures it', () => {
       waiting.push(answer);
       if (open === envelopes) releaseAll();
     });
-    await new Promise<void>((listening) => ingest.listen(0, '127.0.0.1', listening));
-    const { port } = ingest.address() as AddressInfo;
+    const port = await freePort();
+    await new Promise<void>((listening) => ingest.listen(port, '127.0.0.1', listening));
     try {
       const transport = transportTo(`http://127.0.0.1:${port}`);
       await Promise.all(Array.from({ length: envelopes }, (_, i) => transport.send(eventEnvelope(i, 'in flight'))));

@@ -20,4 +20,6 @@ export const product = defineProduct({
     /** SESSION_SECRET: the key that signs session cookies (section 4d). Required. */
     sessionSecret: secret('SESSION_SECRET', source.SESSION_SECRET, { minLength: 32 }),
   }),
+  // A product's page is its row's id (pages/products/[id].tsx): the proxy answers 404 for any other slug.
+  slugRules: { '/products/[id]': /^[1-9][0-9]{0,17}$/ },
 });

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
+import pg from 'pg';
 import { startBackend, type Backend, migrate, startPostgres, type Postgres } from '@web-foundation/testing/services';
 import { testSettings as guideSettings } from './settings';
 import { testedApp } from '@web-foundation/testing/apps';
@@ -199,6 +200,44 @@ test("Spotlight shows the browser's as Sentry would: a page load, and an excepti
     )
     .toContain('/diagnostics');
   await expect.poll(errors).toContain('Diagnostics: an exception thrown while rendering in the browser');
+});
+
+test("a product's route that revalidates its page answers a clear no-op: no 500, no error event", async () => {
+  // The row and the session, as a signed-in user renaming a product would have them (docs/build-your-product.md, 4f).
+  const client = new pg.Client(postgres.url);
+  await client.connect();
+  const { rows } = await client.query<{ id: string }>("INSERT INTO products (name) VALUES ('figs') RETURNING id::text");
+  await client.end();
+  const id = rows[0]!.id;
+  const demo = { email: 'demo@example.com', password: 'correct horse battery staple' };
+  const signIn = await fetch(`${origin}/api/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams(demo),
+    redirect: 'manual',
+  });
+  expect(signIn.status).toBe(303);
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  expect(await (await fetch(`${origin}/products/${id}`)).text()).toContain('<h1>figs</h1>');
+
+  const renamed = await fetch(`${origin}/api/products/${id}`, {
+    method: 'PUT',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'dates' }),
+  });
+  expect(await renamed.json()).toEqual({
+    id,
+    name: 'dates',
+    revalidated: [],
+    skipped: 'next dev renders every page anew: there is nothing to revalidate.',
+  });
+  expect(renamed.status).toBe(200);
+  expect(await (await fetch(`${origin}/products/${id}`)).text()).toContain('<h1>dates</h1>');
+  // The route's transaction arrived; Next's failure (`Failed to revalidate`, on `PUT /_error`) did not, nor its log.
+  await expect.poll(() => transactions().map((t) => t.transaction)).toContain('PUT /api/products/[id]');
+  await new Promise((done) => setTimeout(done, 1_000));
+  expect(transactions().map((t) => t.transaction)).not.toContain('PUT /_error');
+  expect(errors().filter((message) => /revalidate/i.test(message ?? ''))).toEqual([]);
+  expect(output).not.toContain('Failed to revalidate');
 });
 
 /** The console's lines from the one that holds `text`, to the last of the record it begins (its indented frames). */

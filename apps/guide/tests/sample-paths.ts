@@ -8,4 +8,7 @@ import type { SamplePaths } from '@web-foundation/testing/sweep';
  * Route (as Next names it: `/products/[id]`) → the paths the sweep loads for it, e.g.
  * `'/products/[id]': ['/products/42']`, or `'/maintenance': [{ path: '/maintenance', status: 503 }]`.
  */
-export const samplePaths: SamplePaths = {};
+export const samplePaths: SamplePaths = {
+  // The product ./services.ts adds to the tests' Postgres.
+  '/products/[id]': ['/products/1'],
+};

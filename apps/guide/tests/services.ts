@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { startBackend, startPostgres } from '@web-foundation/testing/services';
 import { testedApp } from '@web-foundation/testing/apps';
 import { backendPort, postgresPort } from '@web-foundation/testing/env';
@@ -29,6 +30,11 @@ if (existsSync(migrations)) {
     throw new Error(`The product's migrations failed against the tests' Postgres (exit code ${run.status}).`);
   }
 }
+// One product, whose page (/products/1) the page sweep loads (./sample-paths.ts).
+const client = new pg.Client(postgres.url);
+await client.connect();
+await client.query("INSERT INTO products (name) VALUES ('apples') ON CONFLICT DO NOTHING");
+await client.end();
 // Last: every service is up once the backend is.
 const backend = await startBackend(answers, backendPort);
 // This line tells the tests every service is ready (scripts/e2e.mjs, playwright.config.ts).

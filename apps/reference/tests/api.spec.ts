@@ -1,7 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { buildIdOf, sourceState } from '@web-foundation/testing/foundation';
-import { referenceApp } from '@web-foundation/testing/env';
+import { builtDir, referenceApp } from '@web-foundation/testing/env';
 
 // Spec §2: paths equal to /api or beginning with /api/ are API routes; they always answer JSON.
 
@@ -19,9 +19,12 @@ test('/api/health reports status, build id, deployment id and uptime', async ({ 
   expect(response.status()).toBe(200);
   const body = (await response.json()) as Record<string, unknown>;
   expect(body).toMatchObject({ status: 'ok', buildId: expect.any(String), uptimeSeconds: expect.any(Number) });
-  // Issue 6: built without BUILD_ID, the build is named after its git commit (and the uncommitted changes of what the
-  // app's build reads, when there are some: issue 45), and Next's deploymentId is the same.
-  expect(body.buildId).toBe(buildIdOf(sourceState(referenceApp)!));
+  // Issue 6: built without BUILD_ID, the build is named after the git commit it was made at (and the uncommitted
+  // changes of what the app's build reads, when there are some: issue 45), and Next's deploymentId is the same. A later
+  // commit that changes nothing the build reads leaves it current, under its first name (issue 54).
+  expect(body.buildId).toBe(readFileSync(`${builtDir()}/BUILD_ID`, 'utf8').trim());
+  const [commit] = String(body.buildId).split('-dirty-');
+  expect(execFileSync('git', ['cat-file', '-t', commit!], { encoding: 'utf8' }).trim()).toBe('commit');
   expect(body.deploymentId).toBe(body.buildId);
 });
 

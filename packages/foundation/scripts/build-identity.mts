@@ -1,8 +1,9 @@
-// What a build was made from: its id (next.config.ts) and the fingerprint `npm start` compares with the tree's, so that
-// two different trees never share a build id and `npm start` never serves a build of other sources.
+// What a build was made from: its id (next.config.ts), which names the commit, and the fingerprint of what it read,
+// which `npm start` and the tests compare with the tree's to tell a current build from a stale one. A commit that
+// touches nothing a build reads (a doc, a test) leaves the build current; a deploy still names its build by its commit.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 /** The commit checked out, and everything in the tree that differs from it ('' when nothing does). */
@@ -26,15 +27,31 @@ export function buildIdOf({ commit, changes }: SourceState): string {
 }
 
 /**
- * What a build of the app in `app` (a folder of the repository) reads: the app's own files but its tests, the
- * foundation's package, and the repository's files every app shares. A change anywhere else (a test, a doc, another
- * app) leaves its build as it was: its id, and `npm start`'s and the tests' judgement that it is current.
+ * What a build of the app in `app` (a folder of the repository) reads, as git pathspecs: the app's own files but its
+ * tests and the files written for people (README.md, .env.example); the packages it is built with but the tests'
+ * helpers (packages/testing) and the changelogs; the root's package.json and lockfile (what node_modules holds), the
+ * shared tsconfig and the Node version. A change anywhere else (a test, a doc, another app) leaves its build as it was:
+ * its id, and `npm start`'s and the tests' judgement that it is current.
  */
 export function buildInputs(app: string): string[] {
   const own =
-    app === '' ? ['.', ':(exclude)tests', ':(exclude)docs', ':(exclude)bench'] : [app, `:(exclude)${app}/tests`];
-  return [...own, 'packages', 'package.json', 'package-lock.json', 'tsconfig.base.json', '.nvmrc'];
+    app === ''
+      ? ['.', ':(exclude)tests', ':(exclude)docs', ':(exclude)bench']
+      : [app, `:(exclude)${app}/tests`, `:(exclude)${app}/README.md`, `:(exclude)${app}/.env.example`];
+  return [
+    ...own,
+    'packages',
+    ':(exclude)packages/testing',
+    ':(exclude,glob)packages/*/CHANGELOG.md',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.base.json',
+    '.nvmrc',
+  ];
 }
+
+/** The environment files `next build` loads from the app's folder, which git ignores (.gitignore) but a build reads. */
+const nextEnvFiles = ['.env', '.env.local', '.env.production', '.env.production.local'];
 
 /**
  * The state of what the app in `from` is built from, from git: the diff against HEAD (binary-safe) and each untracked,
@@ -43,40 +60,91 @@ export function buildInputs(app: string): string[] {
  * checkout.
  */
 export function sourceState(from = process.cwd()): SourceState | undefined {
-  let cwd = from;
-  const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+  const repository = repositoryOf(from);
+  if (!repository) return undefined;
+  const { git, app } = repository;
   let commit: string;
-  let app: string;
   try {
     commit = git('rev-parse', 'HEAD').toString().trim();
-    cwd = git('rev-parse', '--show-toplevel').toString().trim();
-    app = appFolderOf(relative(cwd, from));
   } catch {
     return undefined;
   }
   const inputs = buildInputs(app);
   const diff = git('diff', 'HEAD', '--binary', '--', ...inputs);
-  const untracked = git('ls-files', '--others', '--exclude-standard', '-z', '--', ...inputs)
-    .toString()
-    .split('\0')
-    .filter(Boolean);
+  const untracked = nulSeparated(git('ls-files', '--others', '--exclude-standard', '-z', '--', ...inputs));
   if (diff.length === 0 && untracked.length === 0) return { commit, changes: '' };
   const changes = createHash('sha256').update(diff);
-  for (const file of untracked) changes.update(`\0${file}\0`).update(readFileSync(`${cwd}/${file}`));
+  for (const file of untracked) changes.update(`\0${file}\0`).update(readFileSync(`${repository.top}/${file}`));
   return { commit, changes: changes.digest('hex') };
 }
+
+/**
+ * The fingerprint of what the app in `from` reads when it is built (buildInputs() and Next's .env files), as they are
+ * on disk: each file's path and git blob id, whether committed, staged, edited or untracked. It depends on no commit:
+ * a commit that changes none of them leaves it as it was. Undefined outside a git checkout.
+ */
+export function inputsFingerprint(from = process.cwd()): string | undefined {
+  const repository = repositoryOf(from);
+  if (!repository) return undefined;
+  const { git, app, top } = repository;
+  const inputs = buildInputs(app);
+  // The index's blob ids (`<mode> <blob> <stage>\t<path>`), then every file whose copy on disk may differ from them.
+  const blobs = new Map<string, string>();
+  for (const entry of nulSeparated(git('ls-files', '--stage', '-z', '--', ...inputs))) {
+    const tab = entry.indexOf('\t');
+    blobs.set(entry.slice(tab + 1), entry.split(' ')[1]!);
+  }
+  const onDisk = [
+    ...nulSeparated(git('diff-files', '--name-only', '-z', '--', ...inputs)),
+    ...nulSeparated(git('ls-files', '--others', '--exclude-standard', '-z', '--', ...inputs)),
+    ...nextEnvFiles.map((file) => (app === '' ? file : `${app}/${file}`)),
+  ].filter((file) => {
+    if (existsSync(`${top}/${file}`)) return true;
+    blobs.delete(file);
+    return false;
+  });
+  // Hashed as git would store them, so that a file touched but not changed keeps the id it has in the index.
+  const ids =
+    onDisk.length === 0
+      ? []
+      : git('hash-object', '--', ...onDisk)
+          .toString()
+          .trim()
+          .split('\n');
+  onDisk.forEach((file, i) => blobs.set(file, ids[i]!));
+  const fingerprint = createHash('sha256');
+  for (const [file, id] of [...blobs].sort(([a], [b]) => (a < b ? -1 : 1))) fingerprint.update(`${file}\0${id}\0`);
+  return fingerprint.digest('hex');
+}
+
+/** The repository around `from` (its top folder, git run there) and the app `from` is in; undefined outside git. */
+function repositoryOf(from: string) {
+  let top: string;
+  try {
+    top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: from, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+  // At the top, where `git ls-files --others` sees every untracked file.
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: top, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+  return { top, git, app: appFolderOf(relative(top, from)) };
+}
+
+const nulSeparated = (output: Buffer) => output.toString().split('\0').filter(Boolean);
 
 /** The app a folder belongs to: `apps/<name>` for any folder below it, else the repository's top (''). */
 const appFolderOf = (folder: string) => /^apps\/[^/]+/.exec(folder.split(sep).join('/'))?.[0] ?? '';
 
-/** The fingerprint of the app's sources (the app of `cwd`): the build id it would get without BUILD_ID. */
+/** The id a build of the app in `cwd` gets without BUILD_ID: the commit, and a hash of the changes to its inputs. */
 export function sourceFingerprint(cwd = process.cwd()): string | undefined {
   const state = sourceState(cwd);
   return state && buildIdOf(state);
 }
 
-/** The file beside a build that records the fingerprint of the sources it was built from. */
+/** The file beside a build that records the fingerprint of the inputs it was built from (inputsFingerprint). */
 export const fingerprintFile = (distDir: string) => `${distDir}/source-fingerprint`;
 
 /** The fingerprint recorded beside a build (packages/foundation/scripts/build.mjs), or undefined if it has none. */

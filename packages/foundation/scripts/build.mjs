@@ -12,7 +12,7 @@ import { completeStandalone, preload, standaloneServerDir } from './standalone.m
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
-const { fingerprintFile, sourceFingerprint } = await import('./build-identity.mts');
+const { fingerprintFile, inputsFingerprint } = await import('./build-identity.mts');
 
 const { EnvError, buildSettings } = await import('../src/config/settings.mts');
 /** @type {import('../src/config/settings.mts').BuildSettings} */
@@ -39,7 +39,7 @@ if (upload) {
 // Resolved like any import, so that a copy of the app inside a project (the tests' app) uses its node_modules.
 const next = createRequire(import.meta.url).resolve('next/dist/bin/next');
 // Taken before the build, so that an edit made while it runs counts as a change for `npm start`.
-const builtFrom = sourceFingerprint();
+const builtFrom = inputsFingerprint();
 const { status } = spawnSync('node', [next, 'build', ...process.argv.slice(2)], {
   stdio: 'inherit',
 });

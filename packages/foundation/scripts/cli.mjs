@@ -17,6 +17,9 @@ const commands = /** @type {Record<string, string | undefined>} */ ({
 });
 
 requireSupportedNode();
+// Next's telemetry, and the notice about it that every build and dev start prints, off unless the operator set it
+// (empty: on). Set here, every process a command starts inherits it: `next build`, `next dev`, the server.
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 // The command leaves the arguments, so that each script sees them as `node <script>.mjs …` would.
 const [command = ''] = process.argv.splice(2, 1);
 const script = Object.hasOwn(commands, command) ? commands[command] : undefined;

@@ -12,7 +12,14 @@ import { preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
 // Imported after the check: an older Node.js cannot load TypeScript, and would stop with a stack trace instead.
-const { recordedFingerprint, sourceFingerprint, startDecision } = await import('./build-identity.mts');
+const { recordedFingerprint, inputsFingerprint, startDecision } = await import('./build-identity.mts');
+
+// A wrong setting stops here with its sentence, before a build or the server starts (settings-check.mts).
+const settingsCheck = fileURLToPath(new URL('settings-check.mts', import.meta.url));
+const checked = spawnSync(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', settingsCheck], {
+  stdio: 'inherit',
+});
+if (checked.status !== 0) process.exit(checked.status ?? 1);
 
 const { distDirOf } = await import('../src/config/settings.mts');
 const distDir = distDirOf();
@@ -34,13 +41,13 @@ function builtAppDir() {
   }
 }
 
-// A build of other sources is never served: after an edit, `npm start` builds again
+// A build of other inputs is never served: after an edit to what a build reads, `npm start` builds again
 // (packages/foundation/scripts/build-identity.mts).
 const decision = startDecision({
   built: existsSync(`${serverDir()}/server.js`),
   builtElsewhere: builtAppDir() !== undefined && resolve(builtAppDir()) !== process.cwd(),
   builtFrom: recordedFingerprint(distDir),
-  tree: sourceFingerprint(),
+  tree: inputsFingerprint(),
 });
 if (decision.action === 'build') {
   console.log(decision.reason);

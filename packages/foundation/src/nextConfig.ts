@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { NextConfig } from 'next';
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants';
 import { withSentryConfig } from '@sentry/nextjs/config';
@@ -95,6 +96,16 @@ function config(phase: string): NextConfig {
       runAfterProductionCompile: async ({ distDir }: { distDir: string }) => {
         hintSdkChunks(distDir);
         flattenIndexMapsForInjection(distDir);
+      },
+    },
+    // A module of src/server/ (the app's or the foundation's) that a page's component imports fails the build, or the
+    // page under `next dev`, with one sentence naming the rule (scripts/server-only.mjs). Node packages are left alone.
+    turbopack: {
+      rules: {
+        '*': {
+          condition: { all: ['browser', { not: 'foreign' }, { path: /\/src\/server\// }] },
+          loaders: [fileURLToPath(new URL('../scripts/server-only.mjs', import.meta.url))],
+        },
       },
     },
     generateBuildId: () => buildId,

@@ -4,7 +4,7 @@
 // Next builds each entry as a module graph of its own, so each gets the product by the app's own import.
 import { EnvError } from './config/envChecks.mts';
 import type { SlugRules } from './config/slugs';
-import { acceptsSlug } from './server/routing';
+import { acceptsSlug } from './server/routing.ts';
 
 type Env = Record<string, string | undefined>;
 

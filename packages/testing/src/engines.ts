@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { freePort, killedOnExit as track } from './processes.ts';
+import { bindable, freePort, killedOnExit as track, until } from './processes.ts';
 import { firefoxPath, miniBrowserPath, webkitDriverPath } from './e2e-env.mts';
 
 export type EngineName = 'firefox' | 'webkit';
@@ -114,6 +114,8 @@ async function launchFirefox(): Promise<EngineBrowser> {
     protocol: 'webDriverBiDi',
     executablePath: firefoxPath,
     headless: true,
+    // Firefox's BiDi server, in the tests' range (E2E_FREE_PORTS) rather than one the system picks.
+    debuggingPort: await freePort(),
   });
   const firefox = browser.process();
   if (firefox) track(firefox);
@@ -185,9 +187,19 @@ async function launchWebKit(): Promise<EngineBrowser> {
   requireInstalled(webkitDriverPath, 'WebKitWebDriver', 'webkit2gtk-driver');
   requireInstalled(miniBrowserPath, 'WebKitGTK’s MiniBrowser', 'webkit2gtk-driver');
   const xvfb = await startXvfb();
+  // MiniBrowser is started here, its inspector on a port of the tests' range (E2E_FREE_PORTS), and the driver pointed
+  // at it: started by the driver, it would listen on a port the system picks.
+  const inspectorPort = await freePort();
+  const browser = track(
+    spawn(miniBrowserPath, ['--automation'], {
+      env: { ...process.env, DISPLAY: xvfb.display, WEBKIT_INSPECTOR_SERVER: `127.0.0.1:${inspectorPort}` },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    }),
+  );
+  await until("MiniBrowser's inspector", async () => !(await bindable(inspectorPort)), { timeoutMs: 10_000 });
   const port = await freePort();
   const driver = track(
-    spawn(webkitDriverPath, [`--port=${port}`], {
+    spawn(webkitDriverPath, [`--port=${port}`, `--target=127.0.0.1:${inspectorPort}`], {
       env: { ...process.env, DISPLAY: xvfb.display },
       stdio: ['ignore', 'ignore', 'ignore'],
     }),
@@ -232,6 +244,7 @@ async function launchWebKit(): Promise<EngineBrowser> {
     async close() {
       await call('DELETE', session).catch(() => {});
       await stop(driver);
+      await stop(browser);
       await stop(xvfb.process);
     },
   };

@@ -150,10 +150,10 @@ export interface HeldBodies {
 }
 
 /**
- * `count` connections, each sending a POST of `declared` bytes but the last one, and then holding it: with a
- * Content-Length, or with `oneByteChunks` chunked one byte to a chunk (six bytes on the wire each), without the last
- * chunk. `localAddress` is the client's own loopback address (127.0.0.2 is another client than 127.0.0.1). Resolves
- * once every connection has sent what it sends.
+ * `count` connections, each sending a `method` (POST unless told) with a body of `declared` bytes but the last one, or
+ * only `sent` of them, and then holding it: with a Content-Length, or with `oneByteChunks` chunked one byte to a chunk
+ * (six bytes on the wire each), without the last chunk. `localAddress` is the client's own loopback address (127.0.1.1
+ * is another client than 127.0.0.1, of another /24 network). Resolves once every connection has sent what it sends.
  */
 export async function holdBodies(
   port: number,
@@ -162,15 +162,24 @@ export async function holdBodies(
   {
     count,
     declared,
+    sent = declared - 1,
+    method = 'POST',
     oneByteChunks = false,
     localAddress,
-  }: { count: number; declared: number; oneByteChunks?: boolean; localAddress?: string },
+  }: {
+    count: number;
+    declared: number;
+    sent?: number;
+    method?: string;
+    oneByteChunks?: boolean;
+    localAddress?: string;
+  },
 ): Promise<HeldBodies> {
   const sockets: Socket[] = [];
   const statuses: Record<string, number> = {};
   let closed = 0;
   const framing = oneByteChunks ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`;
-  const body = oneByteChunks ? Buffer.from('1\r\nx\r\n'.repeat(declared - 1)) : Buffer.alloc(declared - 1, 'x');
+  const body = oneByteChunks ? Buffer.from('1\r\nx\r\n'.repeat(sent)) : Buffer.alloc(sent, 'x');
   await inParallel(count, 50, async () => {
     const socket = connect({ port, host, localAddress });
     sockets.push(socket);
@@ -180,10 +189,10 @@ export async function holdBodies(
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
     socket.once('close', () => closed++);
-    await new Promise<void>((sent) => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n${framing}\r\n\r\n`);
-      socket.write(body, () => sent());
-      socket.once('close', () => sent());
+    await new Promise<void>((written) => {
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n${framing}\r\n\r\n`);
+      socket.write(body, () => written());
+      socket.once('close', () => written());
     });
   });
   return {

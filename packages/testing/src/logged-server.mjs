@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { resolve } from 'node:path';
-import { recordedFingerprint, sourceFingerprint } from '../../foundation/scripts/build-identity.mts';
+import { recordedFingerprint, inputsFingerprint } from '../../foundation/scripts/build-identity.mts';
 import { testedApps } from './apps.mts';
 import { builtDir, e2eDistDir, referenceApp, serverLogFileOf } from './e2e-env.mts';
 
@@ -21,7 +21,7 @@ if (!known.includes(app)) throw new Error(`logged-server: no app under test ${ap
 // Playwright alone after an edit, `npm start` would build it again with the server's settings instead, and the browser
 // would report nothing: a stale build stops here, saying what to run.
 const build = builtDir(e2eDistDir, app);
-const sources = sourceFingerprint(app);
+const sources = inputsFingerprint(app);
 const builtFrom = recordedFingerprint(build);
 if (sources && builtFrom !== sources) {
   process.stderr.write(

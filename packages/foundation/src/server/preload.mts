@@ -1,8 +1,8 @@
 // Preloaded into the production server (`node --import ./src/server/preload.mts server.js`, see
 // packages/foundation/scripts/start.mjs): the things `next start` does not do as the app needs. It refuses requests
 // Next 16 mishandles (TRACE, several Host headers, odd request targets and image sources), upgrades and bodies too
-// large to hold in memory, holds every body until it is whole, bounds what each connection and all of them hold, and
-// owns graceful shutdown. First of all it starts the server's logger, so that everything the process prints, Next's own
+// large to hold in memory, holds every body a route reads until it is whole (and drops any other), bounds what each
+// connection and all of them hold, and owns graceful shutdown. First of all it starts the server's logger, so that everything the process prints, Next's own
 // lines included, is one JSON line. Node runs this file and what it imports as they are, outside Next's bundle
 // (packages/foundation/scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,7 +11,7 @@ import { distDirOf, preloadSettings, tellNext } from '../config/settings.mts';
 import { serverLogger } from '../observability/server/log.mts';
 import { draining, flushReports, processGlobals } from '../processGlobals.mts';
 import { logRefusedUpgrade, logWhenAnswered } from './preload/accessLog.mts';
-import { bodyRefusal, hasBody, holdBodiesUntilWhole, refuseBody } from './preload/bodies.mts';
+import { bodyRefusal, hasBody, holdBodiesUntilWhole, refuseBody, routeReadsBody } from './preload/bodies.mts';
 import {
   boundConnections,
   dropAfterRefusal,
@@ -68,7 +68,7 @@ http.Server.prototype.emit = function emitUnlessRefused(this: http.Server, event
     if (tooLarge) return refuseBody(req, res, tooLarge);
     const asset = assetRefusal(req.method ?? '', line.target);
     if (asset) return sendRefusal(res, asset);
-    if (hasBody(req.headers)) return bodies.hold(this, req, res);
+    if (hasBody(req.headers)) return bodies.hold(this, req, res, routeReadsBody(req.method ?? '', line.target));
   }
   return emit.call(this, event, ...args);
 } as typeof emit;

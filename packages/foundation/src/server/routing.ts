@@ -1,4 +1,4 @@
-import { defaultSlugRule, type SlugRules } from '../config/slugs';
+import { defaultSlugRule, type SlugRules } from '../config/slugs.ts';
 import { apiRoutePrefix } from '../config/specification.mts';
 import type { CachedPages } from './cachedPages';
 

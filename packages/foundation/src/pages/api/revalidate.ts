@@ -2,16 +2,12 @@ import type { NextApiHandler } from 'next';
 import { serverSettings } from '../../config/settings.mts';
 import type { Product } from '../../product';
 import { apiRoute, readBody, sendJson, sendJsonError } from '../../server/api';
-import { failedPageCacheWrites, pageCacheStatus } from '../../server/pageCache/status';
 import { pagesOfBuild } from '../../server/cachedPages';
 import { bearerMatches, maxRevalidatePathLength, revalidationRequest } from '../../server/revalidation';
-import { renderedItself } from '../../server/revalidationWrites';
+import { revalidatePages, sendRevalidationFailure } from '../../server/revalidatePages';
 
 /** Largest body read: a path of the longest length, with room for the JSON around it. */
 const maxBodyBytes = maxRevalidatePathLength * 4 + 256;
-
-/** Seconds a caller should wait before trying a revalidation again that did not reach every instance. */
-const retryAfterSeconds = 5;
 
 const revalidation = ({ slugRules }: Pick<Product<unknown>, 'slugRules'>) =>
   apiRoute(['POST'], async (req, res) => {
@@ -29,46 +25,8 @@ const revalidation = ({ slugRules }: Pick<Product<unknown>, 'slugRules'>) =>
     }
     const request = revalidationRequest(body, pages, slugRules);
     if ('problem' in request) return sendJsonError(req, res, 400, request.problem);
-    const failedWrites = failedPageCacheWrites();
-    let rendered: boolean;
-    try {
-      // Next renders the page again in this instance and writes it to the page cache, which every instance reads. It
-      // may join a regeneration of the page that started before this request, from the data before the update: once
-      // that one has ended, the page is rendered again.
-      const revalidation = () => res.revalidate(request.path);
-      rendered = (await renderedItself(revalidation)) || (await renderedItself(revalidation));
-    } catch (error) {
-      // Next's own words for what the page answered instead of a page (next-server.js revalidate()).
-      const status = error instanceof Error ? Number(/Invalid response (\d{3})$/.exec(error.message)?.[1]) : NaN;
-      if (status === 404) return sendJsonError(req, res, 400, `No page of the app answers ${request.path}.`);
-      if (status >= 300 && status < 400) {
-        return sendJsonError(req, res, 400, `${request.path} redirects: revalidate the path it redirects to.`);
-      }
-      throw error;
-    }
-    if (!rendered) {
-      res.setHeader('Retry-After', String(retryAfterSeconds));
-      return sendJsonError(
-        req,
-        res,
-        503,
-        `${request.path} was not regenerated: twice, a regeneration of it that had started earlier answered instead. Try again in ${retryAfterSeconds} seconds.`,
-      );
-    }
-    // The new page did not reach Redis (unavailable, or it refused the write): the other instances still serve the old
-    // one, so this is not a success. The caller should try again.
-    const status = pageCacheStatus();
-    if (failedPageCacheWrites() !== failedWrites || status === 'redis-unavailable') {
-      const why =
-        status === 'redis-unavailable' ? 'is unavailable' : 'refused the write (see the server log for its reason)';
-      res.setHeader('Retry-After', String(retryAfterSeconds));
-      return sendJsonError(
-        req,
-        res,
-        503,
-        `${request.path} was regenerated on this instance only: the shared page cache (Redis) ${why}. Try again in ${retryAfterSeconds} seconds.`,
-      );
-    }
+    const revalidation = await revalidatePages(res, [request.path]);
+    if (!revalidation.ok) return sendRevalidationFailure(req, res, revalidation);
     sendJson(res, 200, { revalidated: request.path });
   });
 

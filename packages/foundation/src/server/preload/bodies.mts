@@ -1,10 +1,13 @@
-// Request bodies: refused unread when too large, held until whole before Next or the SDK sees the request, and bounded
-// together. Next holds a request's body in memory for the proxy, whole, before any route runs; past its limit it drops
-// the rest and passes the route what it kept, and it answers nothing until the body has ended (docs/architecture.md,
-// "Request bodies"). So a larger body is refused here, unread.
+// Request bodies: refused unread when too large, held until whole before Next or the SDK sees the request (only where a
+// route reads them; anywhere else dropped as they arrive), and bounded together. Next holds a request's body in memory
+// for the proxy, whole, before any route runs; past its limit it drops the rest and passes the route what it kept, and
+// it answers nothing until the body has ended (docs/architecture.md, "Request bodies"). So a larger body is refused
+// here, unread.
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { apiRoutePrefix } from '../../config/specification.mts';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
+import { networkOf } from './networks.mts';
 import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /**
@@ -18,16 +21,17 @@ export interface BodyRefusal {
 }
 
 /**
- * All request bodies the server holds at once, in bytes: those arriving and those a route has yet to finish with.
- * 256 bodies of the largest size; a request whose body would go past it gets 503 and its connection is closed.
+ * All request bodies the server holds at once, in bytes: those arriving and those a route has yet to read. 256 bodies
+ * of the largest size; a request whose body would go past it gets 503 and its connection is closed.
  */
 export const heldBodyBytesLimit = 256 * 64 * 1024;
 
 /**
- * What the bodies still arriving from one client (one remote address) may hold: a quarter of all, 64 bodies of the
- * largest size, so that no one client can refuse everyone's bodies (docs/reliability-and-security.md, "Connections").
+ * What the bodies still arriving from one network (networkOf) may hold: a quarter of all, 64 bodies of the largest
+ * size, so that no one client, nor one holding a block of addresses, can refuse everyone's bodies
+ * (docs/reliability-and-security.md, "Connections").
  */
-export const clientArrivingBytesLimit = heldBodyBytesLimit / 4;
+export const networkArrivingBytesLimit = heldBodyBytesLimit / 4;
 
 /**
  * The most pieces a body may arrive in: chunks of a chunked body, or reads of one with a length. Node's parser hands
@@ -49,14 +53,27 @@ const serverFull: BodyRefusal = {
   message: 'The server is holding as many request bodies as it can; try again in a second.',
   headers: { 'Retry-After': '1' },
 };
-const clientFull: BodyRefusal = {
+const networkFull: BodyRefusal = {
   status: 503,
-  message: 'The server is holding as many request bodies from this client as it takes from one; try again in a second.',
+  message:
+    "The server is holding as many request bodies from this client's network as it takes from one; try again in a second.",
   headers: { 'Retry-After': '1' },
 };
 
 export const hasBody = (headers: IncomingHttpHeaders): boolean =>
   headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+/**
+ * Whether the route a request goes to reads its body: an API route (Next's own test, next/dist/lib/is-api-route), asked
+ * with a method that carries one. Pages, page data, public files, static assets and the image optimiser never read a
+ * body, nor does anything on GET or HEAD; Next would answer them as if they had none (a page 405 to a method it does
+ * not take), so the body is dropped rather than refused: a client that sends one loses nothing it could have used.
+ */
+export function routeReadsBody(method: string, target: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return false;
+  const path = target.split('?', 1)[0]!;
+  return path === apiRoutePrefix || path.startsWith(`${apiRoutePrefix}/`);
+}
 
 /** Why a body is refused before it is read, or undefined when it may be read (a chunked one is counted as it comes). */
 export function bodyRefusal(headers: IncomingHttpHeaders, maxBodyBytes: number): BodyRefusal | undefined {
@@ -65,8 +82,9 @@ export function bodyRefusal(headers: IncomingHttpHeaders, maxBodyBytes: number):
 
 /**
  * Why the next piece of a body is refused, or undefined when it may be held. `pieces` and `bodyBytes` are the body's
- * with the piece, `moreBytes` what holding it adds to the memory held (0 while the body's buffer has room), `heldBytes`
- * what all bodies hold already and `clientBytes` what this client's bodies still arriving hold.
+ * with the piece, `moreBytes` what holding it adds to the memory held (0 while the body's buffer has room, and always
+ * for a body that is dropped), `heldBytes` what all bodies hold already and `networkBytes` what the bodies still
+ * arriving from the client's network hold.
  */
 export function chunkRefusal(
   {
@@ -74,30 +92,31 @@ export function chunkRefusal(
     bodyBytes,
     moreBytes,
     heldBytes,
-    clientBytes,
-  }: { pieces: number; bodyBytes: number; moreBytes: number; heldBytes: number; clientBytes: number },
+    networkBytes,
+  }: { pieces: number; bodyBytes: number; moreBytes: number; heldBytes: number; networkBytes: number },
   {
     maxBodyBytes,
     heldLimit = heldBodyBytesLimit,
-    clientLimit = clientArrivingBytesLimit,
-  }: { maxBodyBytes: number; heldLimit?: number; clientLimit?: number },
+    networkLimit = networkArrivingBytesLimit,
+  }: { maxBodyBytes: number; heldLimit?: number; networkLimit?: number },
 ): BodyRefusal | undefined {
   if (bodyBytes > maxBodyBytes) return tooLarge(maxBodyBytes);
   if (pieces > maxBodyPieces) return tooManyPieces;
-  if (clientBytes + moreBytes > clientLimit) return clientFull;
+  if (networkBytes + moreBytes > networkLimit) return networkFull;
   if (heldBytes + moreBytes > heldLimit) return serverFull;
   return undefined;
 }
 
 /**
- * How large a body's buffer is to grow to hold `bodyBytes`: the declared length at once, or, for a chunked body, twice
- * what it had, up to the most a body may be.
+ * How large a body's buffer is to grow to hold `bodyBytes`: twice what it had, up to the declared length or, for a
+ * chunked body, the most a body may be. Never the declared length at once: a client that declares 64 KB and sends one
+ * byte would hold 64 KB for one byte sent, so the memory held is what arrived, at most twice over.
  */
 export function bufferBytes(
   { bodyBytes, capacity, declared }: { bodyBytes: number; capacity: number; declared: number | undefined },
   maxBodyBytes: number,
 ): number {
-  return declared ?? Math.min(maxBodyBytes, Math.max(bodyBytes, 2 * capacity));
+  return Math.min(declared ?? maxBodyBytes, Math.max(bodyBytes, 2 * capacity));
 }
 
 /** Answers a refused body with the API routes' JSON error and closes the connection. */
@@ -119,36 +138,38 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, { status, 
 
 /**
  * A request with a body reaches the SDK and Next once the body has arrived whole, counted as it comes: past the limit
- * it gets 413 at once, past what all bodies together (or one client's still arriving) may hold 503, and a client that
+ * it gets 413 at once, past what all bodies together (or one network's still arriving) may hold 503, and a client that
  * goes away mid-body costs nothing more (Next would have read the body itself, rendered its error page for the aborted
  * read and reported it; the SDK would have opened a trace and a span for it). Chunked bodies are taken so too: their
  * size is known only as they come. Each body is copied into one buffer, and that buffer is what is counted: Node's
  * parser hands over every chunk as a Buffer of its own, whose overhead dwarfs a small chunk (figures:
- * docs/reliability-and-security.md, "Connections").
+ * docs/reliability-and-security.md, "Connections"). The buffer leaves the count once the route has read it (the request
+ * has ended), not when the answer has gone: a client that reads its answer slowly holds no body. A body no route reads
+ * (`keep` false) is checked for its size and pieces as it comes and dropped: it holds and counts nothing.
  */
 export function holdBodiesUntilWhole(maxBodyBytes: number) {
   let heldBytes = 0;
-  /** The bytes of bodies still arriving, by client address; a client holding none has no entry. */
+  /** The bytes of bodies still arriving, by network (networkOf); a network holding none has no entry. */
   const arrivingBytes = new Map<string, number>();
-  const addArriving = (client: string, bytes: number) => {
-    const total = (arrivingBytes.get(client) ?? 0) + bytes;
-    if (total === 0) arrivingBytes.delete(client);
-    else arrivingBytes.set(client, total);
+  const addArriving = (network: string, bytes: number) => {
+    const total = (arrivingBytes.get(network) ?? 0) + bytes;
+    if (total === 0) arrivingBytes.delete(network);
+    else arrivingBytes.set(network, total);
   };
   /** Requests whose body has arrived whole and that go on to Next unchecked. */
   const whole = new WeakSet<IncomingMessage>();
   hideFromSdk((req) => hasBody(req.headers));
 
-  function hold(server: Server, req: IncomingMessage, res: ServerResponse): true {
-    const client = req.socket.remoteAddress ?? '';
+  function hold(server: Server, req: IncomingMessage, res: ServerResponse, keep: boolean): true {
+    const network = networkOf(req.socket.remoteAddress ?? '');
     const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
     let body = Buffer.alloc(0);
     let bytes = 0;
     let pieces = 0;
     let refused = false;
     const push = req.push;
-    /** The body is no longer arriving: it leaves its client's share. */
-    const arrived = () => addArriving(client, -body.length);
+    /** The body is no longer arriving: it leaves its network's share. */
+    const arrived = () => addArriving(network, -body.length);
     const release = () => {
       heldBytes -= body.length;
       body = Buffer.alloc(0);
@@ -166,12 +187,14 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
       socket.removeListener('end', gone);
       req.push = push;
       arrived();
+      // Read by the route, or never to be: Next reads a body for the proxy and the API route before either runs.
+      req.once('end', release);
       res.once('close', release);
       // Through the server's own emit again, which the SDK wraps: it starts the request's trace now.
       showToSdk(req);
       whole.add(req);
       server.emit('request', req, res);
-      if (bytes > 0) push.call(req, body.subarray(0, bytes));
+      if (keep && bytes > 0) push.call(req, body.subarray(0, bytes));
       push.call(req, null);
     };
     req.once('close', () => {
@@ -190,12 +213,12 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
       pieces += 1;
       const bodyBytes = bytes + buffer.length;
       const capacity =
-        bodyBytes > body.length
+        keep && bodyBytes > body.length
           ? bufferBytes({ bodyBytes, capacity: body.length, declared }, maxBodyBytes)
           : body.length;
       const moreBytes = capacity - body.length;
-      const clientBytes = arrivingBytes.get(client) ?? 0;
-      const refusal = chunkRefusal({ pieces, bodyBytes, moreBytes, heldBytes, clientBytes }, { maxBodyBytes });
+      const networkBytes = arrivingBytes.get(network) ?? 0;
+      const refusal = chunkRefusal({ pieces, bodyBytes, moreBytes, heldBytes, networkBytes }, { maxBodyBytes });
       if (refusal) {
         refused = true;
         socket.removeListener('end', gone);
@@ -210,9 +233,9 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
         body.copy(grown, 0, 0, bytes);
         body = grown;
         heldBytes += moreBytes;
-        addArriving(client, moreBytes);
+        addArriving(network, moreBytes);
       }
-      buffer.copy(body, bytes);
+      if (keep) buffer.copy(body, bytes);
       bytes = bodyBytes;
       return true;
     };

@@ -1,28 +1,25 @@
-// Which network a peer belongs to, and how many of the server's connections one network may hold. The peer is the TCP
-// connection's remote address only: a header such as X-Forwarded-For is the client's word, and anyone can write it.
-import { isIPv4, isIPv6 } from 'node:net';
+// Which peers the server counts as one client when it shares out what it holds (bodies.mts, connections.mts): not an
+// address, which a holder of a block has many of, but the block. The peer is the socket's; X-Forwarded-For is anyone's
+// to write.
 
 /**
- * The network of a peer address: its /24 for IPv4 (an IPv4-mapped IPv6 address included, as a dual-stack server sees
- * IPv4 peers), its /64 for IPv6. A /64 is what an ISP gives one customer's link, and a /24 the smallest block routed
- * on the Internet: one holder's addresses, a holder with many addresses among them, count as one.
+ * The network a peer's address belongs to: its /24 for IPv4 and its /64 for IPv6, the blocks one holder gets, so that
+ * a few addresses (or an IPv6 prefix's countless ones) count as one client.
  */
 export function networkOf(address: string): string {
-  const ipv4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  if (isIPv4(ipv4)) return `${ipv4.slice(0, ipv4.lastIndexOf('.'))}.0/24`;
-  if (!isIPv6(address)) return address;
-  // The first four groups of the eight, with `::` spelled out (an embedded IPv4 address fills the last two).
-  const [head = '', tail] = address.split('%')[0]!.toLowerCase().split('::');
-  const groups = (part: string) =>
-    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['', ''] : [group])) : [];
-  const known = groups(head);
-  const all =
-    tail === undefined
-      ? known
-      : [...known, ...Array(8 - known.length - groups(tail).length).fill('0'), ...groups(tail)];
-  return `${all
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(address);
+  if (v4) return `${v4[1]}.0/24`;
+  if (!address.includes(':')) return address;
+  // The first four groups, `::` expanded: `2001:db8::1` is 2001:db8:0:0:…
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = head === '' ? [] : head.split(':');
+  if (tail !== undefined) {
+    const after = tail === '' ? [] : tail.split(':');
+    groups.push(...Array<string>(Math.max(0, 8 - groups.length - after.length)).fill('0'), ...after);
+  }
+  return `${groups
     .slice(0, 4)
-    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
 }
 
