@@ -1,6 +1,8 @@
 # The production image: the standalone server (`npm run build`) on the Node.js release in .nvmrc, as a non-root user.
 # docker build --build-arg BUILD_ID=$(git rev-parse HEAD) --build-arg NEXT_PUBLIC_SENTRY_DSN=… -t web-foundation .
 # docker run -p 3000:3000 -e SENTRY_DSN=… web-foundation
+# The app's migrations, when it has them, before the image serves: docker run --rm -e DATABASE_URL=… web-foundation
+# node scripts/migrate.mjs (docs/deployment.md, "Migrations"; the build put them in the standalone directory).
 
 # Keep NODE_VERSION equal to .nvmrc (tests/unit/node-version.test.ts checks it).
 ARG NODE_VERSION=26.10.0

@@ -2,7 +2,8 @@
 // `node tests/team-trial/setup.mjs <clone> [--image-without-alt]`: makes a clone of this repository a team's fork as
 // issue 52 tried it, all inside apps/web (./app holds the team's files): its own start page; a catalog page whose
 // getStaticProps reads Postgres at build time, from a table its own migration makes and its own services seed on a
-// port of its own (servicePort); a required setting (CATALOG_TITLE) declared, documented and valued for the tests in a
+// port of its own (servicePort), and an API route that adds a book and regenerates the catalog (issue 54's
+// revalidatePages); a required setting (CATALOG_TITLE) declared, documented and valued for the tests in a
 // tests/settings.ts that its spec and its services share; its own spec; `pg` as its dependency, committed; and one
 // page left uncommitted (./about.tsx, or with --image-without-alt ./about-image-without-alt.tsx: an image with no text
 // alternative, its lint silenced). `npm test` in the clone is then the proof: it passes, the team's spec and the sweep

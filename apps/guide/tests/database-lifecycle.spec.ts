@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { startBackend, type Backend, migrate, startPostgres, type Postgres } from '@web-foundation/testing/services';
-import { startExpectingExit, startInstance, type Instance } from '@web-foundation/testing/cluster';
+import { copyOfBuild, startExpectingExit, startInstance, type Instance } from '@web-foundation/testing/cluster';
 import { freePort } from '@web-foundation/testing/processes';
 import { testedApp } from '@web-foundation/testing/apps';
 import { e2eDistDir, serverDir } from '@web-foundation/testing/env';
@@ -95,6 +97,51 @@ test('scripts/migrate.mjs applies each migration once, in a transaction, and fai
   expect(refused.status).not.toBe(0);
   expect(refused.stderr).toMatch(/^migrate: connect ECONNREFUSED 127\.0\.0\.1:\d+\n$/);
   expect(refused.stderr).not.toContain('hunter2');
+});
+
+test('the standalone build carries the migrations and their runner: a copy of it migrates, then serves; a failing one stops there', async () => {
+  test.setTimeout(60_000);
+  [postgres, backend] = await Promise.all([
+    startPostgres(),
+    startBackend({ '/greeting': { greeting: 'Hello from the backend' } }),
+  ]);
+  // As a machine or an image holds it: no repository, no node_modules of the repository's, beside it.
+  const copy = copyOfBuild(e2eDistDir, guide.dir);
+  try {
+    expect(migrate(postgres.url, copy.dir)).toBe(
+      'migrate: applied 0001-products.sql\nmigrate: up to date, 1 migration(s).\n',
+    );
+    app = await startInstance(e2eDistDir, copy.dir, {
+      ...guideSettings,
+      BACKEND_URL: backend.origin,
+      DATABASE_URL: postgres.url,
+    });
+    const page = await fetch(`${app.origin}/hello-backend`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Hello from the backend');
+
+    // The next deploy's migration fails: one line naming it, exit 1, none of it applied, and the build still serves.
+    writeFileSync(join(copy.dir, 'migrations', '0002-broken.sql'), 'CREATE TABLE half (id int);\nSELECT nope;\n');
+    const broken = spawnSync('node', ['scripts/migrate.mjs'], {
+      cwd: copy.dir,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: postgres.url },
+      encoding: 'utf8',
+    });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toBe('migrate: 0002-broken.sql failed, none of it applied: column "nope" does not exist\n');
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      expect((await client.query("SELECT to_regclass('half') AS half")).rows).toEqual([{ half: null }]);
+      expect((await client.query('SELECT name FROM schema_migrations')).rows).toEqual([{ name: '0001-products.sql' }]);
+    } finally {
+      await client.end();
+    }
+    expect((await fetch(`${app.origin}/hello-backend`)).status).toBe(200);
+  } finally {
+    await app?.stop();
+    copy.remove();
+  }
 });
 
 test('SIGTERM: the request in flight finishes, then the database pool closes (onShutdown), then the server exits 0', async () => {

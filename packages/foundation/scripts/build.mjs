@@ -1,6 +1,7 @@
 // @ts-check
 // `npm run build`: Next's production build, then a standalone directory that runs on its own:
-// <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets and the server preload.
+// <distDir>/standalone holds server.js, the traced node_modules, public/, the static assets, the server preload and
+// the app's migrations with their runner.
 import './app-folder.mjs';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -48,7 +49,11 @@ if (status !== 0) process.exit(status ?? 1);
 // Before the static files are copied into the standalone directory.
 keepHintFirst(distDir);
 const standalone = standaloneServerDir(distDir);
-completeStandalone({ distDir, serverDir: standalone, repository: fileURLToPath(new URL('../../..', import.meta.url)) });
+await completeStandalone({
+  distDir,
+  serverDir: standalone,
+  repository: fileURLToPath(new URL('../../..', import.meta.url)),
+});
 // Last: a build cut short says it was built from nothing, and is made again.
 if (builtFrom) writeFileSync(fingerprintFile(distDir), `${builtFrom}\n`);
 console.log(`Standalone server ready in ${standalone}: node --import ./${preload} server.js`);

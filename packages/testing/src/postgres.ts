@@ -5,6 +5,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { migrationRunner } from '../../foundation/scripts/standalone.mjs';
 import { freePort, killedOnExit } from './processes.ts';
 
 /**
@@ -93,15 +94,16 @@ export async function startPostgres(port?: number): Promise<Postgres> {
 
 /**
  * Migrates the database at `url` as every stage does before it starts the server: `node scripts/migrate.mjs` in the
- * app's directory `appDir` (the app the tests build holds the runner and the migrations). Its output, or an error with it.
+ * app's directory `appDir` (the app's folder in the repository, or in a copy of its standalone build: both hold the
+ * runner and the migrations). Its output, or an error with it.
  */
 export function migrate(url: string, appDir: string): string {
-  const run = spawnSync('node', ['scripts/migrate.mjs'], {
+  const run = spawnSync('node', [migrationRunner], {
     cwd: appDir,
     env: { ...process.env, DATABASE_URL: url },
     encoding: 'utf8',
   });
   if (run.status !== 0)
-    throw new Error(`scripts/migrate.mjs in ${appDir} failed (${run.status}):\n${run.stdout}${run.stderr}`);
+    throw new Error(`${migrationRunner} in ${appDir} failed (${run.status}):\n${run.stdout}${run.stderr}`);
   return run.stdout;
 }
