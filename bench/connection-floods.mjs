@@ -2,8 +2,10 @@
 // reference app (apps/reference/.next-e2e, from `npm test` or the reference app's `npm run build` with NEXT_DIST_DIR
 // .next-e2e), on an instance of its own started from a copy of it (packages/testing/src/cluster.ts copyOfBuild): 20,000
 // upgrade cycles, 4,000 connections each holding 65,535 of 65,536 body bytes, three bursts of 1,000 clients going away mid-body
-// on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, and 6,000 connections that say nothing,
-// /api/health probed from a thread of its own (or, for the silent ones, on a new connection) before and during each. Prints the serving
+// on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, 6,000 connections that say nothing, and
+// one /24 keeping 4,196 connections trickling their headers a byte every 2.9 s (each reopened 1 s after it closes),
+// /api/health probed from a thread of its own (or, for the silent and trickling ones, on a new connection from
+// another /24) before and during each. Prints the serving
 // process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With
 // --preload, the copy runs that commit's server preload, with the foundation's source of that commit beside it (its
 // root src/ before the foundation became a package); the rest of the build stays this one: the "before" of a change to
@@ -14,13 +16,14 @@ import { copyOfBuild, startInstance } from '@web-foundation/testing/cluster';
 import { ingestPort } from '@web-foundation/testing/env';
 import {
   abortMidBody,
+  healthFrom,
   healthMs,
-  healthOnNewConnection,
   holdBodies,
   probeHealth,
   processUse,
   resetPeak,
   silentConnections,
+  trickledHeaders,
   upgradeCycles,
 } from '@web-foundation/testing/floods';
 import { option, sleep, startIngest } from './lib.mjs';
@@ -140,6 +143,7 @@ try {
     const before = processUse(app.pid);
     resetPeak(app.pid);
     const probe = await probeHealth(app.origin);
+    const overflowsBefore = listenOverflows();
     const flood = await holdBodies(app.port, host, '/api/diagnostics/body', {
       count: 40,
       declared: 64 * 1024,
@@ -150,7 +154,8 @@ try {
     const healthTimes = await probe.stop();
     const { peakMb } = processUse(app.pid);
     console.log(
-      `40 bodies of 65,535 one-byte chunks, answers ${JSON.stringify(flood.statuses())}: RSS ` +
+      `40 bodies of 65,535 one-byte chunks, answers ${JSON.stringify(flood.statuses())}, ` +
+        `${listenOverflows() - overflowsBefore} connections the kernel dropped (listen queue full): RSS ` +
         `${before.rssMb.toFixed(0)} MB before, peak ${peakMb.toFixed(0)} MB; /api/health answered ` +
         `${healthTimes.length} times meanwhile, ${healthTimes.filter((ms) => ms === Infinity).length} failed, slowest ` +
         `${Math.max(...healthTimes).toFixed(0)} ms`,
@@ -166,7 +171,7 @@ try {
     const opened = performance.now();
     let lockoutMs = Infinity;
     while (performance.now() - opened < 60_000) {
-      if ((await healthOnNewConnection(app.port, host)) === 200) {
+      if ((await healthFrom('127.0.2.1', { port: app.port, host })) === 200) {
         lockoutMs = performance.now() - opened;
         break;
       }
@@ -175,11 +180,44 @@ try {
     while (silent.lifetimesMs().length < 6000 && performance.now() - opened < 60_000) await sleep(200);
     const lifetimes = silent.lifetimesMs();
     console.log(
-      `6,000 silent connections, opened in ${(opened - started).toFixed(0)} ms: /api/health on a new connection ` +
+      `6,000 silent connections from one /24, opened in ${(opened - started).toFixed(0)} ms: another /24's /api/health on a new connection ` +
         `first answered ${lockoutMs.toFixed(0)} ms after; ${lifetimes.length} closed by the server within 60 s, the ` +
         `longest after ${Math.max(...lifetimes).toFixed(0)} ms; ${usage()}`,
     );
     await silent.release();
+  });
+
+  await onInstance(async ({ app, usage }) => {
+    // Issue 55's finding 3: a byte every 2.9 s passed the first-byte check; eight addresses of one /24.
+    const overflowsBefore = listenOverflows();
+    const flood = await trickledHeaders(app.port, host, {
+      count: 4196,
+      byteEveryMs: 2900,
+      firstByteAfterMs: 2900,
+      localAddresses: Array.from({ length: 8 }, (_, index) => `127.0.1.${index + 1}`),
+      reopenAfterMs: 1000,
+    });
+    /** @type {number[]} */
+    const times = [];
+    const started = performance.now();
+    while (performance.now() - started < 20_000) {
+      const asked = performance.now();
+      const status = await healthFrom('127.0.2.1', { port: app.port, host });
+      times.push(status === 200 ? performance.now() - asked : Infinity);
+      await sleep(100);
+    }
+    const answered = times.filter((ms) => ms < Infinity);
+    console.log(
+      `one /24 trickling headers on 4,196 connections (${flood.opened()} opened in all): another /24's /api/health on ` +
+        `a new connection answered ${answered.length} of ${times.length} over 20 s, median ` +
+        `${median(answered).toFixed(0)} ms, slowest ${answered.reduce((a, b) => Math.max(a, b), 0).toFixed(0)} ms; trickling connections ` +
+        `lived at most ${flood
+          .lifetimesMs()
+          .reduce((a, b) => Math.max(a, b), 0)
+          .toFixed(0)} ms; ${listenOverflows() - overflowsBefore} ` +
+        `connections the kernel dropped (listen queue full); ${usage()}`,
+    );
+    await flood.release();
   });
 } finally {
   copy.remove();

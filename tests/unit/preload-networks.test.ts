@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { networkOf } from '../../packages/foundation/src/server/preload/networks.mts';
+import { connectionShare, networkOf } from '../../packages/foundation/src/server/preload/networks.mts';
 
-// The network a peer counts as (packages/foundation/src/server/preload/networks.mts): its /24 or /64.
+// The network a peer counts as (packages/foundation/src/server/preload/networks.mts): its /24 or /64, and its share of
+// the connections.
 
 describe('networkOf', () => {
   it('counts an IPv4 peer by its /24, written plainly or mapped into IPv6', () => {
@@ -25,5 +26,13 @@ describe('networkOf', () => {
 
   it('keeps what is no address as it is (a socket already closed has none)', () => {
     expect(networkOf('')).toBe('');
+  });
+});
+
+describe('connectionShare', () => {
+  it('gives a network a quarter of the connections, at least one', () => {
+    expect(connectionShare(4096)).toBe(1024);
+    expect(connectionShare(64)).toBe(16);
+    expect(connectionShare(2)).toBe(1);
   });
 });

@@ -293,3 +293,97 @@ export async function abortMidBody(
       }),
   );
 }
+
+export interface TrickledHeaders {
+  /** How long each connection the server has closed lived, in ms, from its connect to its close. */
+  lifetimesMs(): number[];
+  /** Connections open now, as this client sees them. */
+  open(): number;
+  /** Connections opened so far, reopened ones included. */
+  opened(): number;
+  /** Stops reopening, and closes every connection still open. */
+  release(): Promise<void>;
+}
+
+/**
+ * `count` connections that send a request's headers one byte every `byteEveryMs`, the first `firstByteAfterMs` after
+ * connecting, and never finish them, from `localAddresses` in turn (127.0.1.1 and 127.0.1.2 are two addresses of one
+ * /24). With `reopenAfterMs`, a connection the server closes is opened again that long after, as an attacker keeping
+ * connections held would. Resolves once each of the first `count` has connected or failed.
+ */
+export async function trickledHeaders(
+  port: number,
+  host: string,
+  {
+    count,
+    byteEveryMs,
+    firstByteAfterMs = 0,
+    localAddresses = [undefined],
+    reopenAfterMs,
+  }: {
+    count: number;
+    byteEveryMs: number;
+    firstByteAfterMs?: number;
+    localAddresses?: (string | undefined)[];
+    reopenAfterMs?: number;
+  },
+): Promise<TrickledHeaders> {
+  const headers = `GET /api/health HTTP/1.1\r\nHost: ${host}:${port}\r\nX-Padding: `;
+  const sockets = new Set<Socket>();
+  const lifetimes: number[] = [];
+  let opened = 0;
+  let released = false;
+  const open = (index: number) =>
+    new Promise<void>((connected) => {
+      opened++;
+      const socket = connect({ port, host, localAddress: localAddresses[index % localAddresses.length] });
+      sockets.add(socket);
+      let sent = 0;
+      let trickle: NodeJS.Timeout | undefined;
+      const sendByte = () => {
+        if (!socket.destroyed) socket.write(headers[sent++] ?? 'a');
+      };
+      socket.once('connect', () => {
+        const connectedAt = performance.now();
+        socket.once('close', () => lifetimes.push(performance.now() - connectedAt));
+        trickle = setTimeout(() => {
+          sendByte();
+          trickle = setInterval(sendByte, byteEveryMs);
+        }, firstByteAfterMs);
+        connected();
+      });
+      // Whatever the server says (408 when Node times the headers out) is read and dropped, so that its close is seen.
+      socket.resume();
+      socket.on('error', () => connected());
+      socket.once('close', () => {
+        clearTimeout(trickle);
+        clearInterval(trickle);
+        sockets.delete(socket);
+        if (!released && reopenAfterMs !== undefined) setTimeout(() => released || void open(index), reopenAfterMs);
+      });
+    });
+  await inParallel(count, 200, open);
+  return {
+    lifetimesMs: () => [...lifetimes],
+    open: () => sockets.size,
+    opened: () => opened,
+    release: () => {
+      released = true;
+      return closeAll([...sockets]);
+    },
+  };
+}
+
+/** `GET /api/health`'s status from the client address `localAddress`, on a connection of its own; 0 when refused. */
+export function healthFrom(localAddress: string, { port, host }: { port: number; host: string }): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host, port, path: '/api/health', localAddress, agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}

@@ -5,3 +5,5 @@ export { maxRequestBodyBytes } from '../../foundation/src/config/requestBody';
 export { errorPageDescription } from '../../foundation/src/config/site';
 export { routeLoadTimeoutMs } from '../../foundation/src/config/specification.mts';
 export { networkArrivingBytesLimit, maxBodyPieces } from '../../foundation/src/server/preload/bodies.mts';
+export { listenBacklog, wholeHeadersMs } from '../../foundation/src/server/preload/connections.mts';
+export { connectionShare } from '../../foundation/src/server/preload/networks.mts';

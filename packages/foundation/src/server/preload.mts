@@ -16,6 +16,7 @@ import {
   boundConnections,
   dropAfterRefusal,
   followsRefusal,
+  heardFrom,
   refuseUpgrade,
   sendRefusal,
 } from './preload/connections.mts';
@@ -48,8 +49,9 @@ hideFromSdk(followsRefusal);
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitUnlessRefused(this: http.Server, event: string, ...args: unknown[]) {
-  if ((event === 'upgrade' || event === 'request') && followsRefusal(args[0] as IncomingMessage)) {
-    return dropAfterRefusal(args[0] as IncomingMessage);
+  if (event === 'upgrade' || event === 'request') {
+    heardFrom(args[0] as IncomingMessage);
+    if (followsRefusal(args[0] as IncomingMessage)) return dropAfterRefusal(args[0] as IncomingMessage);
   }
   if (event === 'upgrade') {
     const [req, socket] = args as [IncomingMessage, Duplex];

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connectionShare, networkOf } from './networks.mts';
 import type { Refusal } from './requests.mts';
 
 /** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
@@ -12,9 +13,26 @@ const drainedBodyBytes = 1024 * 1024;
 const refusedBodyLingerMs = 5000;
 /** How long a new connection may stay silent: clients, and proxies, send their request as soon as they connect. */
 const firstByteMs = 3000;
+/**
+ * How long a request's headers may take to arrive whole: a connection's first request from the connection's opening,
+ * a later one from its own first byte. A browser sends its headers in one write, whole within a round trip; 5 s leaves
+ * room for one lost segment on a slow mobile link (an 800 ms round trip retransmits after about 2.4 s).
+ */
+export const wholeHeadersMs = 5000;
+/**
+ * How many connections the kernel keeps waiting for the process to accept them (Node's default is 511). It caps the
+ * value at net.core.somaxconn (4,096 since Linux 5.4): past it, a new client's handshake is dropped and retried only
+ * after a second, which is what a busy event loop under a flood did to other clients.
+ */
+export const listenBacklog = 4096;
 
 /** Connections the preload has refused a request on: nothing they carry after it is served. */
 const refusedConnections = new WeakSet<Socket>();
+/** Connections whose first request has arrived whole (Node's own deadline takes the later ones). */
+const heardConnections = new WeakSet<Socket>();
+
+/** Marks a connection's request (or upgrade) as arrived whole: its headers are no longer awaited. */
+export const heardFrom = (req: IncomingMessage): void => void heardConnections.add(req.socket);
 
 /** Whether a request arrived behind one the preload refused on its connection (the client pipelined it). */
 export const followsRefusal = (req: IncomingMessage): boolean => refusedConnections.has(req.socket);
@@ -90,27 +108,48 @@ function openFileLimit(): number {
 }
 
 /**
- * Every connection's life and all connections together are bounded (docs/reliability-and-security.md, "Connections"):
- * Node's defaults give a request 5 minutes to arrive and let a silent socket live forever.
+ * Every connection's life, each network's connections and all of them together are bounded
+ * (docs/reliability-and-security.md, "Connections"): Node's defaults give a request 5 minutes to arrive and let a
+ * silent socket live forever.
  */
 export function boundConnections(server: Server): void {
-  server.headersTimeout = 10_000;
+  server.headersTimeout = wholeHeadersMs;
   server.requestTimeout = 30_000;
   // Node checks the two above on a sweep, every 30 s by default, so a request could take 30 s more than they allow.
   // An option of createServer (Next creates the server), read from the server when it starts listening.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;
-  // A connection that has said nothing is closed before the headers' timeout: until then it takes a place among
-  // maxConnections, and one client opening thousands locked everyone else out.
+  // Past this, new connections are closed at once; below the file limit, so that the process can still open files
+  // and reach Redis and the ingest.
+  server.maxConnections = Math.max(64, Math.min(4096, openFileLimit() - 512));
+  const share = connectionShare(server.maxConnections);
+  const openByNetwork = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const silent = setTimeout(() => {
+    // A peer that has already gone has no address: there is nothing to serve.
+    if (socket.remoteAddress === undefined) return void socket.destroy();
+    const network = networkOf(socket.remoteAddress);
+    const open = (openByNetwork.get(network) ?? 0) + 1;
+    // Over its network's share, a connection is closed before it is read: one network cannot lock the others out.
+    if (open > share) return void socket.destroy();
+    openByNetwork.set(network, open);
+    // A connection that has said nothing, or is still sending its first request's headers, is closed: until then it
+    // takes a place among maxConnections, and one client opening thousands, or trickling their headers a byte at a
+    // time, locked everyone else out. Node's own headers timeout counts from the first byte, which a client can delay.
+    const closeUnlessHeard = () => {
+      if (!heardConnections.has(socket)) socket.destroy();
+    };
+    let deadline = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
+      else if (!heardConnections.has(socket))
+        deadline = setTimeout(closeUnlessHeard, wholeHeadersMs - firstByteMs).unref();
     }, firstByteMs).unref();
-    socket.once('close', () => clearTimeout(silent));
+    socket.once('close', () => {
+      clearTimeout(deadline);
+      const left = (openByNetwork.get(network) ?? 1) - 1;
+      if (left === 0) openByNetwork.delete(network);
+      else openByNetwork.set(network, left);
+    });
   });
   // A socket silent both ways for 2 minutes is closed, an answer in progress included.
   server.setTimeout(120_000, (socket) => socket.destroy());
   server.maxRequestsPerSocket = 1000;
-  // Past this, new connections are closed at once; below the file limit, so that the process can still open files
-  // and reach Redis and the ingest.
-  server.maxConnections = Math.max(64, Math.min(4096, openFileLimit() - 512));
 }

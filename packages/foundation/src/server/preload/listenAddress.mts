@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { Logger } from 'pino';
 import { tellNext } from '../../config/settings.mts';
+import { listenBacklog } from './connections.mts';
 
 /** The address to bind when HOSTNAME is a loopback address (Next is then told `localhost`), else undefined. */
 export function loopbackAddressOf(hostname: string): string | undefined {
@@ -25,6 +26,8 @@ export function listenWhereAsked(hostname: string, log: Logger, opened: (server:
   http.Server.prototype.listen = function listenAsAsked(this: http.Server, ...args: unknown[]) {
     opened(this);
     if (loopbackAddress && args[1] === 'localhost') args[1] = loopbackAddress;
+    // Next listens with (port, hostname), hostname undefined for every interface: Node's default backlog, 511.
+    if (args.length === 2 && typeof args[0] === 'number') args.push(listenBacklog);
     // First: Next's own listener exits at once, with its error's stack.
     this.prependOnceListener('error', (error: NodeJS.ErrnoException) => {
       if (!notOurAddress.has(error.code ?? '')) return;

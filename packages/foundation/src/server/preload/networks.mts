@@ -1,5 +1,6 @@
-// Which peers the server counts as one client when it shares out what it holds (bodies.mts): not an address, which a
-// holder of a block has many of, but the block. The peer is the socket's; X-Forwarded-For is anyone's to write.
+// Which peers the server counts as one client when it shares out what it holds (bodies.mts, connections.mts): not an
+// address, which a holder of a block has many of, but the block. The peer is the socket's; X-Forwarded-For is anyone's
+// to write.
 
 /**
  * The network a peer's address belongs to: its /24 for IPv4 and its /64 for IPv6, the blocks one holder gets, so that
@@ -21,3 +22,10 @@ export function networkOf(address: string): string {
     .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
 }
+
+/**
+ * The connections one network may hold: a quarter of the server's. Four networks are needed to fill the server, and
+ * one is enough for a proxy, a carrier's NAT or an office, whose users share an address: a quarter of 4,096 is more
+ * requests at once than one instance serves (docs/reliability-and-security.md, "Connections").
+ */
+export const connectionShare = (total: number): number => Math.max(1, Math.floor(total / 4));
