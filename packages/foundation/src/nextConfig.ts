@@ -153,7 +153,9 @@ export function nextConfig() {
     silent: !upload,
     telemetry: false,
     sourcemaps: { disable: !upload, deleteSourcemapsAfterUpload: true },
-    release: { create: Boolean(upload) },
+    // The release the app's events name (next.config's APP_RELEASE), not Sentry's own guess from the commit, which an
+    // uncommitted tree or a BUILD_ID would make another.
+    release: { create: Boolean(upload), ...(upload && { name: buildSettings().release ?? resolveBuildId() }) },
     ...(upload && {
       org: upload.org,
       project: upload.project,
