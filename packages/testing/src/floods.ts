@@ -253,16 +253,20 @@ export async function healthOnNewConnection(port: number, host: string): Promise
   return (await rawRequest(port, host, request, 2000).catch(() => ({ status: 0 }))).status;
 }
 
-/** POSTs `body` from the client address `localAddress` (another loopback address is another client); its status. */
+/**
+ * POSTs `body` from the client address `localAddress` (another loopback address is another client); its status. Fails
+ * when no answer has come 10 s after the last byte either way.
+ */
 export function postFrom(
   localAddress: string,
   { port, host, path, body }: { port: number; host: string; path: string; body: string },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host, port, path, method: 'POST', localAddress, agent: false }, (res) => {
+    const req = request({ host, port, path, method: 'POST', localAddress, agent: false, timeout: 10_000 }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
+    req.on('timeout', () => req.destroy(new Error(`No answer to POST ${path} within 10 s`)));
     req.on('error', reject);
     req.end(body);
   });
