@@ -5,7 +5,10 @@
 // on a warm instance, 40 connections sending 65,535 one-byte chunks of a body, 6,000 connections that say nothing, and
 // one /24 keeping 4,196 connections trickling their headers a byte every 2.9 s (each reopened 1 s after it closes),
 // /api/health probed from a thread of its own (or, for the silent and trickling ones, on a new connection from
-// another /24) before and during each. Prints the serving
+// another /24) before and during each. Then issue 55's body floods from four /24s, each enough to fill all the bodies
+// the server holds: 260 bodies sent with GET to a static chunk, 65,535 of 65,536 bytes; 256 whole bodies to a route
+// that answers 10 s later; one byte on each of 256 connections declaring 65,536. During each, another /24's small POST
+// and /api/health are asked for 8 s: how many were answered and refused, and the slowest. Prints the serving
 // process's open files and RSS around each flood, how long /api/health took, and what reached the ingest. With
 // --preload, the copy runs that commit's server preload, with the foundation's source of that commit beside it (its
 // root src/ before the foundation became a package); the rest of the build stays this one: the "before" of a change to
@@ -19,6 +22,7 @@ import {
   healthFrom,
   healthMs,
   holdBodies,
+  postFrom,
   probeHealth,
   processUse,
   resetPeak,
@@ -42,6 +46,49 @@ function listenOverflows() {
 }
 const median = (/** @type {number[]} */ values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The body floods' four networks (127.0.1.1 … 127.0.4.1): the shares are per /24, so it takes four to fill them all. */
+const floodNetworks = [1, 2, 3, 4].map((network) => `127.0.${network}.1`);
+/** The client the body floods must leave answered: a network none of them uses. */
+const bystander = '127.0.9.1';
+
+/**
+ * The bystander's small `POST /api/diagnostics/body` and its `/api/health`, asked one after the other every 100 ms for
+ * `ms`, each on a connection of its own: for each, how many were answered 200, the other statuses by count (0: no
+ * answer), and the slowest of all.
+ * @param {number} port
+ * @param {number} ms
+ */
+async function bystanderAnswers(port, ms) {
+  /** @type {{ status: number, ms: number }[]} */
+  const posts = [];
+  /** @type {{ status: number, ms: number }[]} */
+  const healths = [];
+  /** @param {() => Promise<number>} ask */
+  const timed = async (ask) => {
+    const started = performance.now();
+    const status = await ask().catch(() => 0);
+    return { status, ms: performance.now() - started };
+  };
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    posts.push(await timed(() => postFrom(bystander, { port, host, path: '/api/diagnostics/body', body: 'x' })));
+    healths.push(await timed(() => healthFrom(bystander, { port, host })));
+    await sleep(100);
+  }
+  return Object.entries({ 'POST /api/diagnostics/body': posts, '/api/health': healths })
+    .map(([what, answers]) => {
+      /** @type {Record<string, number>} */
+      const refused = {};
+      for (const { status } of answers) if (status !== 200) refused[status] = (refused[status] ?? 0) + 1;
+      const slowest = answers.reduce((most, answer) => Math.max(most, answer.ms), 0);
+      return (
+        `${what} answered ${answers.filter(({ status }) => status === 200).length} of ${answers.length}, ` +
+        `refused ${JSON.stringify(refused)}, slowest ${slowest.toFixed(0)} ms`
+      );
+    })
+    .join('; ');
+}
+
 const preload = option('preload');
 const ingest = startIngest(ingestPort);
 await sleep(500);
@@ -82,6 +129,38 @@ async function onInstance(flood) {
   } finally {
     await app.stop();
   }
+}
+
+/**
+ * Issue 55's body floods: `perNetwork` connections from each of floodNetworks, each sending what holdBodies sends, and
+ * the bystander's answers for 8 s meanwhile (before any answer of a 10 s route).
+ * @param {string} what
+ * @param {string} path
+ * @param {{ perNetwork: number, declared: number, sent?: number, method?: string }} flood
+ */
+function bodyFlood(what, path, { perNetwork, ...options }) {
+  return onInstance(async ({ app, usage }) => {
+    // The routes the floods and the bystander reach are loaded first.
+    for (let i = 0; i < 3; i++) {
+      await postFrom(bystander, { port: app.port, host, path: '/api/diagnostics/body', body: 'x' });
+      await postFrom(bystander, { port: app.port, host, path: '/api/diagnostics/slow?ms=0', body: 'x' });
+    }
+    const floods = await Promise.all(
+      floodNetworks.map((localAddress) =>
+        holdBodies(app.port, host, path, { count: perNetwork, localAddress, ...options }),
+      ),
+    );
+    const answers = await bystanderAnswers(app.port, 8000);
+    /** @type {Record<string, number>} */
+    const statuses = {};
+    for (const [status, count] of floods.flatMap((flood) => Object.entries(flood.statuses())))
+      statuses[status] = (statuses[status] ?? 0) + count;
+    console.log(
+      `${what}, from four /24s (${perNetwork} each), answers ${JSON.stringify(statuses)}: another /24's ${answers}; ` +
+        usage(),
+    );
+    await Promise.all(floods.map((flood) => flood.release()));
+  });
 }
 
 console.log(`The server preload ${preload ? `of ${preload}` : 'of this tree'}:`);
@@ -218,6 +297,25 @@ try {
         `connections the kernel dropped (listen queue full); ${usage()}`,
     );
     await flood.release();
+  });
+
+  // Issue 55's finding 1: bodies held while their answers stay open. A GET to a static chunk never reads its body (65
+  // a network: one past its share, as the tests send), and a route that answers 10 s later has read its body long before.
+  await bodyFlood('bodies sent with GET to a static chunk, 65,535 of 65,536 bytes', '/_next/static/chunks/held.js', {
+    perNetwork: 65,
+    declared: 64 * 1024,
+    method: 'GET',
+  });
+  await bodyFlood('whole bodies of 65,536 bytes to a route that answers 10 s later', '/api/diagnostics/slow?ms=10000', {
+    perNetwork: 64,
+    declared: 64 * 1024,
+    sent: 64 * 1024,
+  });
+  // Finding 2: one byte of a body that declares 64 KB.
+  await bodyFlood('one byte of a declared 65,536', '/api/diagnostics/body', {
+    perNetwork: 64,
+    declared: 64 * 1024,
+    sent: 1,
   });
 } finally {
   copy.remove();
