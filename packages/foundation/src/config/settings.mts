@@ -8,6 +8,7 @@
 import { EnvError, flag, url } from './envChecks.mts';
 import { redisSettings, type RedisTopology } from './redis.mts';
 import { reporting } from './specification.mts';
+import { trustedProxies, type AddressBlock } from './trustedProxies.mts';
 
 export { EnvError, flag };
 
@@ -75,6 +76,11 @@ export interface Settings {
   redis: RedisTopology | undefined;
   /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
+  /**
+   * TRUSTED_PROXY_ADDRESSES (./trustedProxies.mts): the reverse proxies whose X-Forwarded-For names the client a body
+   * is counted against; unset, none.
+   */
+  trustedProxies: AddressBlock[] | undefined;
 }
 
 /** A level variable's value; throws the sentence that says what to set instead. */
@@ -184,6 +190,7 @@ export function parseSettings(env: Env, build: BuildValues = {}): Settings {
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', env.ENABLE_DIAGNOSTICS),
     revalidateSecret: revalidateSecret(env.REVALIDATE_SECRET),
     ...redisSettings(env, environment),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXY_ADDRESSES),
   };
 }
 
