@@ -28,6 +28,7 @@ export interface BuildValues {
   /** The browser's alone: the server has its own (SENTRY_SPOTLIGHT, SENTRY_COLLECT_PII). */
   spotlight?: string;
   collectPersonalData?: string;
+  resourceSpans?: string;
 }
 
 export interface Settings {
@@ -213,14 +214,24 @@ export function inlinedBuildValues(): BuildValues {
     tracesSampleRate: process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE,
     spotlight: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
     collectPersonalData: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
+    resourceSpans: process.env.NEXT_PUBLIC_SENTRY_RESOURCE_SPANS,
   };
 }
 
-/** What the browser's reporter starts with; the server's reporter takes the same fields of its own settings. */
-export type BrowserSettings = Pick<
+/** What every runtime's reporter starts with: the server's from its own settings, the browser's from its build. */
+export type ReportingSettings = Pick<
   Settings,
   'dsn' | 'environment' | 'release' | 'spotlight' | 'collectPersonalData' | 'tracesSampleRate'
 >;
+
+/** What the browser's reporter starts with. */
+export interface BrowserSettings extends ReportingSettings {
+  /**
+   * NEXT_PUBLIC_SENTRY_RESOURCE_SPANS=1: the page load keeps a span per script, stylesheet and image it fetched (for
+   * Sentry's Assets insights); off, the page load's ending task on a slow phone is shorter (docs/performance.md).
+   */
+  resourceSpans: boolean;
+}
 
 /**
  * The browser's settings, from the values `next build` inlined. next.config.ts reads them at build time too, so that a
@@ -235,6 +246,7 @@ export function browserSettings(build: BuildValues = inlinedBuildValues()): Brow
     collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', build.collectPersonalData),
     tracesSampleRate:
       sampleRate('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', build.tracesSampleRate) ?? reporting.tracesSampleRate,
+    resourceSpans: flag('NEXT_PUBLIC_SENTRY_RESOURCE_SPANS', build.resourceSpans),
   };
 }
 
