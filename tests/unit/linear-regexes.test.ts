@@ -20,6 +20,8 @@ import { hasDotSegment } from '../../packages/foundation/src/server/dotSegments.
 import { requestIdFor } from '../../packages/foundation/src/server/requestId.mts';
 import { bearerMatches, revalidationRequest } from '../../packages/foundation/src/server/revalidation';
 import { pageOfData, proxyDecision } from '../../packages/foundation/src/server/routing';
+import { trustedProxies } from '../../packages/foundation/src/config/trustedProxies.mts';
+import { bodyNetwork } from '../../packages/foundation/src/server/preload/networks.mts';
 
 // Issue 44: no input is slow. A regex that retries from every position and reads to the end each time is quadratic:
 // the redaction's user-info rule was one, and it ran several times per request. Every regex in src/ runs here
@@ -179,6 +181,14 @@ describe('every function that applies a regex to request data runs in linear tim
       ],
     ],
     ['the request id', (input) => requestIdFor(input)],
+    [
+      "a trusted proxy's X-Forwarded-For",
+      (input) => [
+        bodyNetwork('10.0.0.1', input, trustedProxies('10.0.0.0/8')),
+        bodyNetwork('10.0.0.1', `1.2.3.4,${input}`, trustedProxies('10.0.0.0/8')),
+        bodyNetwork('10.0.0.1', `${input},1.2.3.4`, trustedProxies('10.0.0.0/8')),
+      ],
+    ],
     ['a traceparent', (input) => sentryTraceFromTraceparent(`00-${input}`)],
     [
       'the revalidation webhook',

@@ -35,7 +35,24 @@ describe('reporting options carry the spec values (§1, §9)', () => {
   it('caps breadcrumbs at 100 and sets the page-load timeouts', () => {
     expect(serverOptions(env).maxBreadcrumbs).toBe(100);
     expect(browserOptions(env).maxBreadcrumbs).toBe(100);
-    expect(browserTracingOptions).toEqual({ idleTimeout: 1000, finalTimeout: 30_000, childSpanTimeout: 15_000 });
+    expect(browserTracingOptions({ resourceSpans: false })).toMatchObject({
+      idleTimeout: 1000,
+      finalTimeout: 30_000,
+      childSpanTimeout: 15_000,
+    });
+  });
+
+  it('makes no resource spans unless NEXT_PUBLIC_SENTRY_RESOURCE_SPANS=1 was set at build', () => {
+    const atBuild = (value: string | undefined) => browserTracingOptions(browserSettings({ resourceSpans: value }));
+    // The ops the SDK gives a page load's resources (FACTS: `ignoreResourceSpans`).
+    const everyResourceSpan = ['resource.script', 'resource.link', 'resource.css', 'resource.img', 'resource.other'];
+    for (const off of [undefined, '', '0', 'false']) {
+      expect(atBuild(off).ignoreResourceSpans).toEqual(expect.arrayContaining(everyResourceSpan));
+    }
+    for (const on of ['1', 'true']) expect(atBuild(on).ignoreResourceSpans).toEqual([]);
+    expect(() => atBuild('yes')).toThrow(
+      'NEXT_PUBLIC_SENTRY_RESOURCE_SPANS must be 1 or 0 (got "yes"); unset it to use the default 0.',
+    );
   });
 
   it('masks all text and inputs and blocks media in replays', () => {

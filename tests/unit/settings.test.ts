@@ -25,6 +25,7 @@ describe('parseSettings', () => {
       hookTimeoutMs: 5000,
       enableDiagnostics: false,
       revalidateSecret: undefined,
+      trustedProxies: undefined,
     });
   });
 

@@ -78,7 +78,8 @@ test.describe('an error at any moment of the SDK start comes with its replay', (
       (url) => chunks.has(url.pathname),
       async (route) => {
         const response = await route.fetch();
-        const thrower = `;setTimeout(()=>{throw new Error(${JSON.stringify(`while starting ${token}`)})});`;
+        // On a line of its own: a built chunk ends in a line comment (its `//# debugId=`), with no newline after it.
+        const thrower = `\n;setTimeout(()=>{throw new Error(${JSON.stringify(`while starting ${token}`)})});`;
         await route.fulfill({ response, body: (await response.text()) + thrower });
       },
     );

@@ -79,3 +79,22 @@ test('the page-load transaction carries the web vitals the browser measured befo
   expect(value('lcp')).toBeGreaterThanOrEqual(value('fcp')!);
   expect(value('cls')).toBeGreaterThan(0);
 });
+
+test('the start page’s page load has no resource spans unless the build asked for them, and keeps the rest', async ({
+  page,
+  ingest,
+}) => {
+  // NEXT_PUBLIC_SENTRY_RESOURCE_SPANS is unset in the tests' build: a span per fetched file would cost the page load's
+  // ending task about 4 ms each on a slow phone (packages/foundation/src/observability/options.ts).
+  const sent = ingest.waitForTransaction((t) => t.transaction === '/' && t.contexts?.trace?.op === 'pageload');
+  await page.goto('/');
+  await waitForReporting(page);
+
+  const pageLoad = await sent;
+  const ops = new Set(pageLoad.spans?.map((span) => span.op));
+  expect([...ops].filter((op) => op?.startsWith('resource.'))).toEqual([]);
+  for (const op of ['browser.request', 'browser.response', 'browser.dom_content_loaded_event', 'browser.paint']) {
+    expect(ops, op).toContain(op);
+  }
+  for (const name of ['ttfb', 'fcp', 'lcp']) expect(pageLoad.measurements?.[name]?.value, name).toBeGreaterThan(0);
+});

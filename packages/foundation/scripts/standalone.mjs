@@ -38,6 +38,7 @@ export const preloadFiles = [
   'packages/foundation/src/config/envChecks.mts',
   'packages/foundation/src/config/redis.mts',
   'packages/foundation/src/config/specification.mts',
+  'packages/foundation/src/config/trustedProxies.mts',
 ];
 
 /**

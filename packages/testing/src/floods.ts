@@ -153,7 +153,8 @@ export interface HeldBodies {
  * `count` connections, each sending a `method` (POST unless told) with a body of `declared` bytes but the last one, or
  * only `sent` of them, and then holding it: with a Content-Length, or with `oneByteChunks` chunked one byte to a chunk
  * (six bytes on the wire each), without the last chunk. `localAddress` is the client's own loopback address (127.0.1.1
- * is another client than 127.0.0.1, of another /24 network). Resolves once every connection has sent what it sends.
+ * is another client than 127.0.0.1, of another /24 network); `headers` are sent too (a proxy's X-Forwarded-For).
+ * Resolves once every connection has sent what it sends.
  */
 export async function holdBodies(
   port: number,
@@ -166,6 +167,7 @@ export async function holdBodies(
     method = 'POST',
     oneByteChunks = false,
     localAddress,
+    headers = {},
   }: {
     count: number;
     declared: number;
@@ -173,12 +175,14 @@ export async function holdBodies(
     method?: string;
     oneByteChunks?: boolean;
     localAddress?: string;
+    headers?: Record<string, string>;
   },
 ): Promise<HeldBodies> {
   const sockets: Socket[] = [];
   const statuses: Record<string, number> = {};
   let closed = 0;
   const framing = oneByteChunks ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`;
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   const body = oneByteChunks ? Buffer.from('1\r\nx\r\n'.repeat(sent)) : Buffer.alloc(sent, 'x');
   await inParallel(count, 50, async () => {
     const socket = connect({ port, host, localAddress });
@@ -190,7 +194,7 @@ export async function holdBodies(
     });
     socket.once('close', () => closed++);
     await new Promise<void>((written) => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n${framing}\r\n\r\n`);
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra.join('')}${framing}\r\n\r\n`);
       socket.write(body, () => written());
       socket.once('close', () => written());
     });
@@ -254,18 +258,27 @@ export async function healthOnNewConnection(port: number, host: string): Promise
 }
 
 /**
- * POSTs `body` from the client address `localAddress` (another loopback address is another client); its status. Fails
- * when no answer has come 10 s after the last byte either way.
+ * POSTs `body` from the client address `localAddress` (another loopback address is another client), with `headers`;
+ * its status. Fails when no answer has come 10 s after the last byte either way.
  */
 export function postFrom(
   localAddress: string,
-  { port, host, path, body }: { port: number; host: string; path: string; body: string },
+  {
+    port,
+    host,
+    path,
+    body,
+    headers,
+  }: { port: number; host: string; path: string; body: string; headers?: Record<string, string> },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host, port, path, method: 'POST', localAddress, agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host, port, path, method: 'POST', localAddress, headers, agent: false, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`No answer to POST ${path} within 10 s`)));
     req.on('error', reject);
     req.end(body);

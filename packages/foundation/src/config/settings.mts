@@ -8,6 +8,7 @@
 import { EnvError, flag, url } from './envChecks.mts';
 import { redisSettings, type RedisTopology } from './redis.mts';
 import { reporting } from './specification.mts';
+import { trustedProxies, type AddressBlock } from './trustedProxies.mts';
 
 export { EnvError, flag };
 
@@ -27,6 +28,7 @@ export interface BuildValues {
   /** The browser's alone: the server has its own (SENTRY_SPOTLIGHT, SENTRY_COLLECT_PII). */
   spotlight?: string;
   collectPersonalData?: string;
+  resourceSpans?: string;
 }
 
 export interface Settings {
@@ -75,6 +77,11 @@ export interface Settings {
   redis: RedisTopology | undefined;
   /** With Redis: REDIS_KEY_PREFIX, else the environment, as the namespace of this deployment's keys there. */
   redisKeyNamespace: string | undefined;
+  /**
+   * TRUSTED_PROXY_ADDRESSES (./trustedProxies.mts): the reverse proxies whose X-Forwarded-For names the client a body
+   * is counted against; unset, none.
+   */
+  trustedProxies: AddressBlock[] | undefined;
 }
 
 /** A level variable's value; throws the sentence that says what to set instead. */
@@ -184,6 +191,7 @@ export function parseSettings(env: Env, build: BuildValues = {}): Settings {
     enableDiagnostics: flag('ENABLE_DIAGNOSTICS', env.ENABLE_DIAGNOSTICS),
     revalidateSecret: revalidateSecret(env.REVALIDATE_SECRET),
     ...redisSettings(env, environment),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXY_ADDRESSES),
   };
 }
 
@@ -206,14 +214,24 @@ export function inlinedBuildValues(): BuildValues {
     tracesSampleRate: process.env.NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE,
     spotlight: process.env.NEXT_PUBLIC_SENTRY_SPOTLIGHT,
     collectPersonalData: process.env.NEXT_PUBLIC_SENTRY_COLLECT_PII,
+    resourceSpans: process.env.NEXT_PUBLIC_SENTRY_RESOURCE_SPANS,
   };
 }
 
-/** What the browser's reporter starts with; the server's reporter takes the same fields of its own settings. */
-export type BrowserSettings = Pick<
+/** What every runtime's reporter starts with: the server's from its own settings, the browser's from its build. */
+export type ReportingSettings = Pick<
   Settings,
   'dsn' | 'environment' | 'release' | 'spotlight' | 'collectPersonalData' | 'tracesSampleRate'
 >;
+
+/** What the browser's reporter starts with. */
+export interface BrowserSettings extends ReportingSettings {
+  /**
+   * NEXT_PUBLIC_SENTRY_RESOURCE_SPANS=1: the page load keeps a span per script, stylesheet and image it fetched (for
+   * Sentry's Assets insights); off, the page load's ending task on a slow phone is shorter (docs/performance.md).
+   */
+  resourceSpans: boolean;
+}
 
 /**
  * The browser's settings, from the values `next build` inlined. next.config.ts reads them at build time too, so that a
@@ -228,6 +246,7 @@ export function browserSettings(build: BuildValues = inlinedBuildValues()): Brow
     collectPersonalData: flag('NEXT_PUBLIC_SENTRY_COLLECT_PII', build.collectPersonalData),
     tracesSampleRate:
       sampleRate('NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE', build.tracesSampleRate) ?? reporting.tracesSampleRate,
+    resourceSpans: flag('NEXT_PUBLIC_SENTRY_RESOURCE_SPANS', build.resourceSpans),
   };
 }
 

@@ -2,6 +2,7 @@
 // the reporting environment.
 import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
+import type { BrowserSettings } from '../config/settings.mts';
 import { reporting } from '../config/specification.mts';
 import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';
@@ -86,12 +87,46 @@ export function browserOptions(env: ReportingEnv): BrowserOptions {
   };
 }
 
-/** Options of browserTracingIntegration (spec §9 timeouts). */
-export const browserTracingOptions = {
-  idleTimeout: reporting.idleTimeoutMs,
-  finalTimeout: reporting.finalTimeoutMs,
-  childSpanTimeout: reporting.childSpanTimeoutMs,
-} as const;
+/**
+ * The page load's resource spans, by the SDK's op (`resource.` and the Resource Timing initiator type): every type the
+ * browser names, except fetch and XMLHttpRequest, for which the SDK makes no resource span (they get `http.client`).
+ */
+export const resourceSpanOps = [
+  'resource.script',
+  'resource.link',
+  'resource.css',
+  'resource.img',
+  'resource.image',
+  'resource.icon',
+  'resource.iframe',
+  'resource.frame',
+  'resource.audio',
+  'resource.video',
+  'resource.track',
+  'resource.embed',
+  'resource.object',
+  'resource.input',
+  'resource.body',
+  'resource.beacon',
+  'resource.ping',
+  'resource.early-hints',
+  'resource.navigation',
+  'resource.other',
+] as const;
+
+/**
+ * Options of browserTracingIntegration: the spec's timeouts (§9), and no resource spans unless the build asked for
+ * them. The SDK builds them in the task that ends the page load, about 4 ms each on a slow phone
+ * (docs/performance.md); the navigation's steps, paints, long animation frames and web vitals stay.
+ */
+export function browserTracingOptions(env: Pick<BrowserSettings, 'resourceSpans'>) {
+  return {
+    idleTimeout: reporting.idleTimeoutMs,
+    finalTimeout: reporting.finalTimeoutMs,
+    childSpanTimeout: reporting.childSpanTimeoutMs,
+    ignoreResourceSpans: env.resourceSpans ? [] : [...resourceSpanOps],
+  };
+}
 
 /** Options of replayIntegration: mask all text and inputs, block media (the SDK's defaults, stated). */
 export const replayOptions = { maskAllText: true, maskAllInputs: true, blockAllMedia: true } as const;

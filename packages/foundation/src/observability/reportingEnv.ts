@@ -1,9 +1,9 @@
 // What each runtime's reporter is started with: the server's from its settings, read at run time, the browser's from
 // its build (packages/foundation/src/config/settings.mts, browserSettings).
-import { serverSettings, type BrowserSettings, type Settings } from '../config/settings.mts';
+import { serverSettings, type ReportingSettings, type Settings } from '../config/settings.mts';
 
 /** What a runtime's reporter is started with: the same fields for the server and the browser. */
-export type ReportingEnv = BrowserSettings;
+export type ReportingEnv = ReportingSettings;
 
 /** The server's reporting environment, from its settings (packages/foundation/src/config/settings.mts). */
 export function serverReportingEnv(settings: Settings = serverSettings()): ReportingEnv {

@@ -43,7 +43,7 @@ function settingsOrExit() {
 const settings = settingsOrExit();
 const log = serverLogger(settings);
 const { maxBodyBytes, logRequests, collectPersonalData } = settings;
-const bodies = holdBodiesUntilWhole(maxBodyBytes);
+const bodies = holdBodiesUntilWhole(maxBodyBytes, settings.trustedProxies);
 // A request a client pipelined behind a refused one is neither run, nor answered, nor traced.
 hideFromSdk(followsRefusal);
 

@@ -1,7 +1,7 @@
 // The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
 import type { Envelope, Event, EventHint, EventProcessor, Integration } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import type { ReportingEnv } from '../reportingEnv';
+import type { BrowserSettings } from '../../config/settings.mts';
 import { nextTask, type HeldError } from './loader';
 import { browserOptions, browserTracingOptions } from '../options';
 import { urlRedaction, withoutPageQuery } from '../privacy/events';
@@ -34,8 +34,8 @@ export const laterIntegrations = ['BrowserTracing', 'Breadcrumbs'] as const;
 
 /**
  * Transactions are processed and sent in a task after the one that ended them. Ending the page-load transaction reads
- * every resource timing into a span (tens of milliseconds on a slow phone); building, normalising and sending the event
- * is as much again. Apart, neither blocks input for 50 ms at 4× CPU slowdown.
+ * the browser's performance entries into spans (tens of milliseconds on a slow phone); building, normalising and
+ * sending the event is as much again. Apart, neither blocks input for 50 ms at 4× CPU slowdown.
  */
 export const sendTransactionsInNextTask: Integration = {
   name: 'SendTransactionsInNextTask',
@@ -90,7 +90,7 @@ function startReplayOnce(collectPersonalData: boolean): Promise<void> {
  * resource timings come from the browser's buffers), then breadcrumbs, then replay. The errors raised before the SDK
  * arrived are reported as its global handlers would have, in the first task.
  */
-export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]): Promise<void> {
+export async function startBrowserReporting(env: BrowserSettings, held: HeldError[]): Promise<void> {
   const startReplay = () => startReplayOnce(env.collectPersonalData);
   const integrations: Integration[] = [sendTransactionsInNextTask];
   // Spotlight (npm run dev) must be present at init: without a DSN the SDK sets up no integration added later.
@@ -130,7 +130,7 @@ export async function startBrowserReporting(env: ReportingEnv, held: HeldError[]
   await nextTask();
   Sentry.addIntegration(
     Sentry.browserTracingIntegration({
-      ...browserTracingOptions,
+      ...browserTracingOptions(env),
       ...(env.collectPersonalData ? {} : { beforeStartSpan: withoutPageQuery }),
     }),
   );

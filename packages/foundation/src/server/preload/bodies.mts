@@ -5,9 +5,10 @@
 // here, unread.
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { apiRoutePrefix } from '../../config/specification.mts';
+import type { AddressBlock } from '../../config/trustedProxies.mts';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
-import { networkOf } from './networks.mts';
+import { bodyNetwork } from './networks.mts';
 import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /**
@@ -27,7 +28,7 @@ export interface BodyRefusal {
 export const heldBodyBytesLimit = 256 * 64 * 1024;
 
 /**
- * What the bodies still arriving from one network (networkOf) may hold: a quarter of all, 64 bodies of the largest
+ * What the bodies still arriving from one network (bodyNetwork) may hold: a quarter of all, 64 bodies of the largest
  * size, so that no one client, nor one holding a block of addresses, can refuse everyone's bodies
  * (docs/reliability-and-security.md, "Connections").
  */
@@ -147,9 +148,9 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, { status, 
  * has ended), not when the answer has gone: a client that reads its answer slowly holds no body. A body no route reads
  * (`keep` false) is checked for its size and pieces as it comes and dropped: it holds and counts nothing.
  */
-export function holdBodiesUntilWhole(maxBodyBytes: number) {
+export function holdBodiesUntilWhole(maxBodyBytes: number, trustedProxies?: readonly AddressBlock[]) {
   let heldBytes = 0;
-  /** The bytes of bodies still arriving, by network (networkOf); a network holding none has no entry. */
+  /** The bytes of bodies still arriving, by network (bodyNetwork); a network holding none has no entry. */
   const arrivingBytes = new Map<string, number>();
   const addArriving = (network: string, bytes: number) => {
     const total = (arrivingBytes.get(network) ?? 0) + bytes;
@@ -161,7 +162,8 @@ export function holdBodiesUntilWhole(maxBodyBytes: number) {
   hideFromSdk((req) => hasBody(req.headers));
 
   function hold(server: Server, req: IncomingMessage, res: ServerResponse, keep: boolean): true {
-    const network = networkOf(req.socket.remoteAddress ?? '');
+    const forwardedFor = req.headers['x-forwarded-for'] as string | undefined;
+    const network = bodyNetwork(req.socket.remoteAddress ?? '', forwardedFor, trustedProxies);
     const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
     let body = Buffer.alloc(0);
     let bytes = 0;

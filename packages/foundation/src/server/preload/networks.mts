@@ -1,6 +1,7 @@
 // Which peers the server counts as one client when it shares out what it holds (bodies.mts, connections.mts): not an
 // address, which a holder of a block has many of, but the block. The peer is the socket's; X-Forwarded-For is anyone's
-// to write.
+// to write, and is read only from a reverse proxy the operator trusts (TRUSTED_PROXY_ADDRESSES), only its last address.
+import { inBlocks, ipAddress, type AddressBlock } from '../../config/trustedProxies.mts';
 
 /**
  * The network a peer's address belongs to: its /24 for IPv4 and its /64 for IPv6, the blocks one holder gets, so that
@@ -29,3 +30,31 @@ export function networkOf(address: string): string {
  * requests at once than one instance serves (docs/reliability-and-security.md, "Connections").
  */
 export const connectionShare = (total: number): number => Math.max(1, Math.floor(total / 4));
+
+/**
+ * The client a reverse proxy names: the last address of X-Forwarded-For, the one the proxy appended (those before it are
+ * whatever the client wrote). Undefined when there is no header, or its last entry is not an address written plainly.
+ */
+export function forwardedClient(forwardedFor: string | undefined): string | undefined {
+  if (forwardedFor === undefined) return undefined;
+  const last = forwardedFor.slice(forwardedFor.lastIndexOf(',') + 1).trim();
+  return ipAddress(last) === undefined ? undefined : last;
+}
+
+/**
+ * The network a body is counted against: the peer's, or, when the peer is in `trustedProxies`, that of the client the
+ * proxy names (forwardedClient), if it names one. Connections stay the peer's: they open before any header.
+ */
+export function bodyNetwork(
+  peer: string,
+  forwardedFor: string | undefined,
+  trustedProxies: readonly AddressBlock[] | undefined,
+): string {
+  if (trustedProxies) {
+    const address = ipAddress(peer);
+    const client =
+      address !== undefined && inBlocks(address, trustedProxies) ? forwardedClient(forwardedFor) : undefined;
+    if (client !== undefined) return networkOf(client);
+  }
+  return networkOf(peer);
+}
