@@ -132,6 +132,18 @@ async function onInstance(flood) {
 }
 
 /**
+ * The answers several floods got, by status, added up.
+ * @param {{ statuses(): Record<string, number> }[]} floods
+ */
+function statusesOf(floods) {
+  /** @type {Record<string, number>} */
+  const statuses = {};
+  for (const [status, count] of floods.flatMap((flood) => Object.entries(flood.statuses())))
+    statuses[status] = (statuses[status] ?? 0) + count;
+  return statuses;
+}
+
+/**
  * Issue 55's body floods: `perNetwork` connections from each of floodNetworks, each sending what holdBodies sends, and
  * the bystander's answers for 8 s meanwhile (before any answer of a 10 s route).
  * @param {string} what
@@ -151,10 +163,7 @@ function bodyFlood(what, path, { perNetwork, ...options }) {
       ),
     );
     const answers = await bystanderAnswers(app.port, 8000);
-    /** @type {Record<string, number>} */
-    const statuses = {};
-    for (const [status, count] of floods.flatMap((flood) => Object.entries(flood.statuses())))
-      statuses[status] = (statuses[status] ?? 0) + count;
+    const statuses = statusesOf(floods);
     console.log(
       `${what}, from four /24s (${perNetwork} each), answers ${JSON.stringify(statuses)}: another /24's ${answers}; ` +
         usage(),
@@ -175,12 +184,18 @@ try {
   });
 
   await onInstance(async ({ app, usage, health }) => {
-    const held = await holdBodies(app.port, host, '/api/diagnostics/body', { count: 4000, declared: 64 * 1024 });
-    await sleep(1000);
-    console.log(
-      `4,000 held bodies, answers ${JSON.stringify(held.statuses())}: ${usage()}, /api/health ${await health()}`,
+    // From four /24s, 1,000 each: from one, the network's connection share (a quarter) would close most of them.
+    const floods = await Promise.all(
+      floodNetworks.map((localAddress) =>
+        holdBodies(app.port, host, '/api/diagnostics/body', { count: 1000, declared: 64 * 1024, localAddress }),
+      ),
     );
-    await held.release();
+    await sleep(1000);
+    const statuses = statusesOf(floods);
+    console.log(
+      `4,000 held bodies from four /24s, answers ${JSON.stringify(statuses)}: ${usage()}, /api/health ${await health()}`,
+    );
+    await Promise.all(floods.map((flood) => flood.release()));
     await sleep(2000);
     console.log(`  2 s after they closed: ${usage()}, /api/health ${await health()}`);
   });
