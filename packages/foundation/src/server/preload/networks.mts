@@ -8,19 +8,16 @@ import { inBlocks, ipAddress, type AddressBlock } from '../../config/trustedProx
  * a few addresses (or an IPv6 prefix's countless ones) count as one client.
  */
 export function networkOf(address: string): string {
-  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/i.exec(address);
-  if (v4) return `${v4[1]}.0/24`;
-  if (!address.includes(':')) return address;
-  // The first four groups, `::` expanded: `2001:db8::1` is 2001:db8:0:0:…
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const groups = head === '' ? [] : head.split(':');
-  if (tail !== undefined) {
-    const after = tail === '' ? [] : tail.split(':');
-    groups.push(...Array<string>(Math.max(0, 8 - groups.length - after.length)).fill('0'), ...after);
+  // A link-local peer names its interface (`fe80::1%eth0`), which is no part of its network.
+  const groups = ipAddress(address.split('%', 1)[0] ?? '');
+  if (!groups) return address;
+  const [, , , , , mapped, high = 0, low = 0] = groups;
+  if (groups.slice(0, 5).every((group) => group === 0) && mapped === 0xffff) {
+    return `${high >> 8}.${high & 0xff}.${low >> 8}.0/24`;
   }
   return `${groups
     .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .map((group) => group.toString(16))
     .join(':')}::/64`;
 }
 
