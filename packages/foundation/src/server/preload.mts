@@ -2,8 +2,8 @@
 // packages/foundation/scripts/start.mjs): the things `next start` does not do as the app needs. It refuses requests
 // Next 16 mishandles (TRACE, several Host headers, odd request targets and image sources), upgrades and bodies too
 // large to hold in memory, holds every body a route reads until it is whole (and drops any other), bounds what each
-// connection and all of them hold, and owns graceful shutdown. First of all it starts the server's logger, so that everything the process prints, Next's own
-// lines included, is one JSON line. Node runs this file and what it imports as they are, outside Next's bundle
+// connection and all of them hold, and owns graceful shutdown. First of all it starts the server's logger, so that
+// everything the process prints, Next's own lines included, is one JSON line. Node runs this file and what it imports as they are, outside Next's bundle
 // (packages/foundation/scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
