@@ -1,7 +1,8 @@
 // @ts-check
 // `npm run test:e2e [-- <Playwright's arguments>]`: the end-to-end tests, with what they need made first and only when
-// it is missing or stale, for the apps the selected specs use (packages/testing/src/selection.mts). Each app's services (<app>/tests/services.ts) start before anything is built, so that a page
-// may read them at build time (a getStaticProps page reading the team's table); each build the tests serve is made
+// it is missing or stale, for the apps the selected specs use (packages/testing/src/selection.mts). Each app's services
+// (<app>/tests/services.ts) start before anything is built, so that a page may read them at build time (a
+// getStaticProps page reading the team's table); each build the tests serve is made
 // when what it reads changed since (packages/foundation/scripts/build-identity.mts) or its settings did, uploading its
 // source maps to a local Sentry web API that runs only while a build does (into <build>/sentry-uploads, which the
 // tests read back); then Playwright runs with the arguments given, e.g. one spec:
