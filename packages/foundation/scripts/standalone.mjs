@@ -34,6 +34,7 @@ export const preloadFiles = [
   'packages/foundation/src/observability/privacy/logs.mts',
   'packages/foundation/src/observability/privacy/urls.mts',
   'packages/foundation/src/processGlobals.mts',
+  'packages/foundation/src/config/browserSettings.mts',
   'packages/foundation/src/config/settings.mts',
   'packages/foundation/src/config/envChecks.mts',
   'packages/foundation/src/config/redis.mts',

@@ -2,7 +2,7 @@
 // the reporting environment.
 import { withStaticSpan } from '@sentry/core';
 import type { BrowserOptions, ErrorEvent, NodeOptions } from '@sentry/nextjs';
-import type { BrowserSettings } from '../config/settings.mts';
+import type { BrowserSettings } from '../config/browserSettings.mts';
 import { reporting } from '../config/specification.mts';
 import type { ReportingEnv } from './reportingEnv';
 import { ignoredBrowserNoise, reportableEvent } from './filters';

@@ -1,6 +1,9 @@
 // What each runtime's reporter is started with: the server's from its settings, read at run time, the browser's from
-// its build (packages/foundation/src/config/settings.mts, browserSettings).
-import { serverSettings, type ReportingSettings, type Settings } from '../config/settings.mts';
+// its build (packages/foundation/src/config/browserSettings.mts).
+import { reportingOn, type ReportingSettings } from '../config/browserSettings.mts';
+import { serverSettings, type Settings } from '../config/settings.mts';
+
+export { reportingOn };
 
 /** What a runtime's reporter is started with: the same fields for the server and the browser. */
 export type ReportingEnv = ReportingSettings;
@@ -9,9 +12,4 @@ export type ReportingEnv = ReportingSettings;
 export function serverReportingEnv(settings: Settings = serverSettings()): ReportingEnv {
   const { dsn, environment, release, spotlight, collectPersonalData, tracesSampleRate } = settings;
   return { dsn, environment, release, spotlight, collectPersonalData, tracesSampleRate };
-}
-
-/** Whether anything receives reports: a DSN, or Spotlight in development. Without either, a runtime starts no SDK. */
-export function reportingOn(env: ReportingEnv): boolean {
-  return Boolean(env.dsn || env.spotlight);
 }
