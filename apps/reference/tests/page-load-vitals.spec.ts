@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { appOrigin } from '@web-foundation/testing/env';
-import { expect, sdkChunks, test, waitForReporting } from '@web-foundation/testing';
+import { expect, replayChunks, sdkChunks, test, waitForReplay, waitForReporting } from '@web-foundation/testing';
 
 // Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
 // the browser measured before it arrived (packages/foundation/src/observability/browser/loader.ts,
@@ -97,4 +97,54 @@ test('the start page’s page load has no resource spans unless the build asked 
     expect(ops, op).toContain(op);
   }
   for (const name of ['ttfb', 'fcp', 'lcp']) expect(pageLoad.measurements?.[name]?.value, name).toBeGreaterThan(0);
+});
+
+test('a visit that leaves a second after its load still sends its page load', async ({ page, ingest, token }) => {
+  // Issue 56: the SDK starts after the largest paint, when the page is idle, on every visit; leaving ends the page load
+  // (the SDK's `pagehide`), and it is sent at once, not in a later task the leaving page would never run.
+  const path = `/examples/${token}`;
+  const sent = ingest.waitForTransaction(
+    (t) => t.contexts?.trace?.op === 'pageload' && t.request?.url === `${appOrigin}${path}`,
+  );
+  await page.goto(path);
+  await page.waitForTimeout(1000); // the visit: one second after the load event, the visitor leaves
+  await page.goto('about:blank');
+  const pageLoad = await sent;
+  for (const name of ['ttfb', 'fcp', 'lcp']) expect(pageLoad.measurements?.[name]?.value, name).toBeGreaterThan(0);
+});
+
+test("replay's chunk is fetched only once the page-load transaction has ended", async ({ page }) => {
+  await page.goto('/examples');
+  await waitForReporting(page);
+  // The page load ends a second (its idle time-out) after its last activity at the earliest: time enough to listen.
+  await page.evaluate(() => {
+    type Span = { attributes: Record<string, unknown>; parent_span_id?: string };
+    type Client = { on(hook: 'spanEnd', callback: (span: { getSpanJSON?(): Span }) => void): void };
+    const carrier = (
+      globalThis as unknown as { __SENTRY__?: Record<string, { defaultCurrentScope?: { getClient(): Client } }> }
+    ).__SENTRY__;
+    const client = Object.values(carrier ?? {})
+      .find((v) => v?.defaultCurrentScope?.getClient())!
+      .defaultCurrentScope!.getClient();
+    client.on('spanEnd', (span) => {
+      const json = span.getSpanJSON?.();
+      if (json?.attributes['sentry.op'] === 'pageload' && !json.parent_span_id)
+        (globalThis as Record<string, unknown>).__pageLoadEnded = performance.now();
+    });
+  });
+  await waitForReplay(page);
+  const { ended, fetched } = await page.evaluate(
+    (chunks) => ({
+      ended: (globalThis as Record<string, unknown>).__pageLoadEnded as number | undefined,
+      fetched: Math.min(
+        ...performance
+          .getEntriesByType('resource')
+          .filter((entry) => chunks.includes(new URL(entry.name).pathname))
+          .map((entry) => entry.startTime),
+      ),
+    }),
+    [...replayChunks()],
+  );
+  expect(ended).toBeDefined();
+  expect(fetched).toBeGreaterThan(ended!);
 });

@@ -3,8 +3,7 @@
 // is idle, so that neither its bytes nor its start-up compete with the page's first view. An error loads it at once.
 import { reporting } from '../../config/specification.mts';
 import type * as BrowserReporting from './reporter';
-import { browserSettings } from '../../config/settings.mts';
-import { reportingOn } from '../reportingEnv';
+import { browserSettings, reportingOn } from '../../config/browserSettings.mts';
 
 type Sdk = typeof BrowserReporting;
 
@@ -36,6 +35,14 @@ export function nextTask(): Promise<void> {
 }
 
 let loading: Promise<Sdk | undefined> | undefined;
+
+let leaving = false;
+/**
+ * Whether the visitor is leaving the page: from its `pagehide` (which the SDK answers by ending the page load and
+ * flushing) until a `pageshow` brings it back from the back-forward cache, or while it is hidden. Listened to here,
+ * before the SDK's own listeners, so that it is already true when they run.
+ */
+export const pageLeaving = (): boolean => leaving || document.visibilityState === 'hidden';
 
 function hold(event: Event): void {
   if (held.length >= maxHeldErrors) return;
@@ -97,6 +104,8 @@ export function startBrowserReportingAfterLoad(): void {
   Error.stackTraceLimit = reporting.stackTraceMaxFrames;
   addEventListener('error', hold);
   addEventListener('unhandledrejection', hold);
+  addEventListener('pagehide', () => (leaving = true));
+  addEventListener('pageshow', () => (leaving = false));
   const whenIdle = async () => {
     await afterLargestPaint(largestPaintTimeoutMs);
     const load = () => void loadBrowserReporting();

@@ -1,8 +1,8 @@
 // The browser's error reporter, in a chunk of its own: loader.ts loads it after the page has loaded.
-import type { Envelope, Event, EventHint, EventProcessor, Integration } from '@sentry/core';
+import type { Client, Envelope, Event, EventHint, EventProcessor, Integration, Span } from '@sentry/core';
 import * as Sentry from '@sentry/nextjs';
-import type { BrowserSettings } from '../../config/settings.mts';
-import { nextTask, type HeldError } from './loader';
+import type { BrowserSettings } from '../../config/browserSettings.mts';
+import { nextTask, pageLeaving, type HeldError } from './loader';
 import { browserOptions, browserTracingOptions } from '../options';
 import { urlRedaction, withoutPageQuery } from '../privacy/events';
 
@@ -35,11 +35,12 @@ export const laterIntegrations = ['BrowserTracing', 'Breadcrumbs'] as const;
 /**
  * Transactions are processed and sent in a task after the one that ended them. Ending the page-load transaction reads
  * the browser's performance entries into spans (tens of milliseconds on a slow phone); building, normalising and
- * sending the event is as much again. Apart, neither blocks input for 50 ms at 4× CPU slowdown.
+ * sending the event is as much again. Apart, neither blocks input for 50 ms at 4× CPU slowdown. Not while the visitor
+ * leaves: the SDK ends the page load on `pagehide` and flushes, and a document being unloaded runs no later task.
  */
 export const sendTransactionsInNextTask: Integration = {
   name: 'SendTransactionsInNextTask',
-  processEvent: (event) => (event.type === 'transaction' ? nextTask().then(() => event) : event),
+  processEvent: (event) => (event.type === 'transaction' && !pageLeaving() ? nextTask().then(() => event) : event),
 };
 
 /** Longest an error waits for replay to start (its chunk may be slow to arrive, or not arrive at all). */
@@ -85,10 +86,32 @@ function startReplayOnce(collectPersonalData: boolean): Promise<void> {
 }
 
 /**
+ * Adds browser tracing, which starts the page-load transaction as it is added: the first span it starts. Resolves
+ * once that transaction has ended, or at once when it does not record (tracing off or sampled out, a crawler's user
+ * agent). Only the client's hooks: using the SDK's span helpers here made Turbopack keep its debug logging in the
+ * SDK's chunk (apps/reference/tests/reporting.spec.ts, "ships without its debug logging").
+ */
+export function addTracingUntilPageLoadEnds(client: Client, tracing: Integration): Promise<void> {
+  let pageLoad: Span | undefined;
+  const stopWatching = client.on('spanStart', (span) => void (pageLoad ??= span));
+  Sentry.addIntegration(tracing);
+  stopWatching();
+  const started = pageLoad;
+  if (!started?.isRecording()) return Promise.resolve();
+  return new Promise((resume) => {
+    const stop = client.on('spanEnd', (span) => {
+      if (span !== started) return;
+      stop();
+      resume();
+    });
+  });
+}
+
+/**
  * Starts the SDK in short tasks, each under 50 ms at 4× CPU slowdown: `init` with error reporting, then tracing (its
  * page-load transaction still starts at the navigation: the SDK dates it from the time origin, and web vitals and
- * resource timings come from the browser's buffers), then breadcrumbs, then replay. The errors raised before the SDK
- * arrived are reported as its global handlers would have, in the first task.
+ * resource timings come from the browser's buffers), then breadcrumbs, then replay once the page load has ended. The
+ * errors raised before the SDK arrived are reported as its global handlers would have, in the first task.
  */
 export async function startBrowserReporting(env: BrowserSettings, held: HeldError[]): Promise<void> {
   const startReplay = () => startReplayOnce(env.collectPersonalData);
@@ -103,7 +126,7 @@ export async function startBrowserReporting(env: BrowserSettings, held: HeldErro
   // Last, so that it sees the URLs every other integration added (BrowserTracing and Breadcrumbs add none to events).
   if (!env.collectPersonalData) integrations.push(urlRedaction);
   const later = new Set<string>(laterIntegrations);
-  Sentry.init({
+  const client = Sentry.init({
     ...browserOptions(env),
     integrations: (defaults) => [
       ...defaults.filter((i) => !leftOutIntegrations.has(i.name) && !later.has(i.name)),
@@ -128,16 +151,18 @@ export async function startBrowserReporting(env: BrowserSettings, held: HeldErro
     });
   }
   await nextTask();
-  Sentry.addIntegration(
-    Sentry.browserTracingIntegration({
-      ...browserTracingOptions(env),
-      ...(env.collectPersonalData ? {} : { beforeStartSpan: withoutPageQuery }),
-    }),
-  );
+  const tracing = Sentry.browserTracingIntegration({
+    ...browserTracingOptions(env),
+    ...(env.collectPersonalData ? {} : { beforeStartSpan: withoutPageQuery }),
+  });
+  const pageLoad = client ? addTracingUntilPageLoadEnds(client, tracing) : Promise.resolve();
   await nextTask();
   Sentry.addIntegration(Sentry.breadcrumbsIntegration());
-  // Replay's code arrives in a chunk of its own, at the next idle moment (at once for an error: replayBeforeErrors).
-  const loadReplay = () => void startReplay();
+  // Replay's code arrives in a chunk of its own once the page load has ended, at the next idle moment (at once for an
+  // error: replayBeforeErrors). Why: docs/decisions.md, "Replay's recorder after the page load".
+  await pageLoad;
+  // Not for a visitor who is leaving: the page load ends on `pagehide` too.
+  const loadReplay = () => void (pageLeaving() || startReplay());
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);
 }
