@@ -1,5 +1,5 @@
 import type { Client, Event } from '@sentry/core';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   laterIntegrations,
   leftOutIntegrations,
@@ -11,6 +11,19 @@ const client = {} as Client;
 const process = (event: Event) => sendTransactionsInNextTask.processEvent!(event, {}, client);
 
 describe('the browser SDK starts in short tasks', () => {
+  let visibilityState = 'visible';
+  beforeEach(() =>
+    vi.stubGlobal('document', {
+      get visibilityState() {
+        return visibilityState;
+      },
+    }),
+  );
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    visibilityState = 'visible';
+  });
+
   test('an error event goes on in the same task', () => {
     const error: Event = { message: 'boom' };
     expect(process(error)).toBe(error);
@@ -25,6 +38,12 @@ describe('the browser SDK starts in short tasks', () => {
     expect(processed).toBeUndefined();
     await new Promise((resume) => setTimeout(resume, 0));
     expect(processed).toBe(transaction);
+  });
+
+  test('a transaction of a hidden page goes on in the same task: a page being left runs no later task', () => {
+    visibilityState = 'hidden';
+    const transaction: Event = { type: 'transaction', transaction: '/' };
+    expect(process(transaction)).toBe(transaction);
   });
 
   test('tracing and breadcrumbs start after init, and no integration is both left out and started later', () => {

@@ -52,7 +52,7 @@ export const replayWaitMs = 10_000;
  * (`replayWaitMs` at most), then goes through replay's own event processor, which the SDK's pipeline had not yet
  * listed when the error entered it: the error names the replay, and replay sends it. No processor before it may wait
  * on an error event, so that replay is either listed already or started here.
- * Why: docs/decisions.md, "Replay starts when the page is idle, or at the first error".
+ * Why: docs/decisions.md, "An error before replay's start starts it".
  */
 export function replayBeforeErrors(startReplay: () => Promise<void>, waitMs = replayWaitMs): Integration {
   return {
