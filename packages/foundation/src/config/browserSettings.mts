@@ -75,16 +75,22 @@ export function inlinedBuildValues(): BuildValues {
   };
 }
 
-/**
- * What every runtime's reporter starts with: the server's from its own settings (./settings.mts, where each field is
- * described), the browser's from its build.
- */
+/** What every runtime's reporter starts with: the server's from its settings (./settings.mts), the browser's from its build. */
 export interface ReportingSettings {
+  /** Where reports go: the server's SENTRY_DSN, else NEXT_PUBLIC_SENTRY_DSN; none turns reporting off. */
   dsn: string | undefined;
+  /** SENTRY_ENVIRONMENT (the server's), else NEXT_PUBLIC_SENTRY_ENVIRONMENT, else the spec's. */
   environment: string;
+  /** SENTRY_RELEASE (the server's), else the build's. */
   release: string;
+  /** Spotlight's sidecar (SENTRY_SPOTLIGHT, NEXT_PUBLIC_SENTRY_SPOTLIGHT): `true` for its default address, or its URL. */
   spotlight: string | boolean;
+  /**
+   * Whether events, spans, logs and replays keep personal data: SENTRY_COLLECT_PII=1 for the server (its events, spans,
+   * log lines, access log and CSP forwards), NEXT_PUBLIC_SENTRY_COLLECT_PII=1 for the browser, each its own switch.
+   */
   collectPersonalData: boolean;
+  /** The share of traces started: SENTRY_TRACES_SAMPLE_RATE (the server's), else the browser's, else the spec's. */
   tracesSampleRate: number;
 }
 

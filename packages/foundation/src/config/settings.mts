@@ -29,7 +29,8 @@ type Env = Record<string, string | undefined>;
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
-export interface Settings {
+/** The server's settings; the fields it shares with the browser's are described in ./browserSettings.mts. */
+export interface Settings extends ReportingSettings {
   /** NEXT_DIST_DIR: where the build is. */
   distDir: string;
   /**
@@ -43,21 +44,6 @@ export interface Settings {
   sentryLogLevel: LogLevel;
   /** LOG_REQUESTS=1: one access-log line per answered request. */
   logRequests: boolean;
-  /** SENTRY_DSN, else the browser's: where the server's reports go; none turns reporting off. */
-  dsn: string | undefined;
-  /** SENTRY_ENVIRONMENT, else the browser's, else the spec's. */
-  environment: string;
-  /** SENTRY_RELEASE, else the build's. */
-  release: string;
-  /** SENTRY_SPOTLIGHT: Spotlight's sidecar, `true` for its default address, or its URL (`npm run dev`). */
-  spotlight: string | boolean;
-  /**
-   * SENTRY_COLLECT_PII=1: the server's events, spans, log lines, access log and CSP forwards keep personal data. The
-   * server's one switch: the browser's (NEXT_PUBLIC_SENTRY_COLLECT_PII, fixed at build) is the browser's alone.
-   */
-  collectPersonalData: boolean;
-  /** SENTRY_TRACES_SAMPLE_RATE, else the browser's, else the spec's: the share of traces the server starts. */
-  tracesSampleRate: number;
   /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, how long /api/ready answers 503 before the server stops accepting. */
   drainMs: number;
   /** SHUTDOWN_TIMEOUT_SECONDS: then how long in-flight requests may run. */
