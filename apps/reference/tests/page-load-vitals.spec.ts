@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { appOrigin } from '@web-foundation/testing/env';
+import { appOrigin, nextReleaseBuildEnv } from '@web-foundation/testing/env';
+import { startInstance } from '@web-foundation/testing/cluster';
 import { expect, replayChunks, sdkChunks, test, waitForReplay, waitForReporting } from '@web-foundation/testing';
 
 // Issue 28: the browser SDK loads after the page's largest paint, and still reports the page load's web vitals, which
@@ -97,6 +98,25 @@ test('the start page’s page load has no resource spans unless the build asked 
     expect(ops, op).toContain(op);
   }
   for (const name of ['ttfb', 'fcp', 'lcp']) expect(pageLoad.measurements?.[name]?.value, name).toBeGreaterThan(0);
+});
+
+test('a build with NEXT_PUBLIC_SENTRY_RESOURCE_SPANS=1 sends the page load with its resource spans', async ({
+  page,
+  ingest,
+}) => {
+  // The next release's build turns them on (packages/testing/src/e2e-env.mts, nextReleaseBuildEnv).
+  const next = await startInstance(nextReleaseBuildEnv.NEXT_DIST_DIR);
+  try {
+    const sent = ingest.waitForTransaction(
+      (t) => t.contexts?.trace?.op === 'pageload' && t.request?.url === `${next.origin}/`,
+    );
+    await page.goto(`${next.origin}/`);
+    const ops = new Set((await sent).spans?.map((span) => span.op));
+    expect(ops).toContain('resource.script');
+    expect(ops).toContain('browser.paint');
+  } finally {
+    await next.stop();
+  }
 });
 
 test('a visit that leaves a second after its load still sends its page load', async ({ page, ingest, token }) => {

@@ -134,8 +134,16 @@ const testBuildEnv = { NEXT_DIST_DIR: e2eDistDir, NEXT_PUBLIC_SENTRY_DSN: ingest
 /** Environment of the `next build` that the end-to-end tests run against: it uploads its source maps too. */
 export const e2eBuildEnv = { ...testBuildEnv, ...sentryUploadEnv };
 
-/** The same code built under another build id: the release a rolling deploy switches to. No upload: it proves nothing more. */
-export const nextReleaseBuildEnv = { ...testBuildEnv, NEXT_DIST_DIR: '.next-e2e-next', BUILD_ID: 'e2e-next-release' };
+/**
+ * The same code built under another build id: the release a rolling deploy switches to. No upload: it proves nothing
+ * more. It turns the page load's resource spans on, a team's opt-in that only a build can (page-load-vitals.spec.ts).
+ */
+export const nextReleaseBuildEnv = {
+  ...testBuildEnv,
+  NEXT_DIST_DIR: '.next-e2e-next',
+  BUILD_ID: 'e2e-next-release',
+  NEXT_PUBLIC_SENTRY_RESOURCE_SPANS: '1',
+};
 
 /**
  * The same commit built a second time, elsewhere: a deterministic build names every asset alike. It uploads as the
