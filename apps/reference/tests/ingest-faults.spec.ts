@@ -79,11 +79,18 @@ test('a burst of requests while the ingest answers slowly loses no transaction',
 
 for (const mode of ['refuse', 'stall', 'error500', 'rateLimit'] as const) {
   test(`pages load and navigate with no visible error while the ingest is ${mode}`, async ({ browser, ingest }) => {
-    const healthy = await browse(await (await browser.newContext()).newPage());
-    await ingest.setMode(mode, 60);
-    const faulty = await browse(await (await browser.newContext()).newPage());
-    expect(faulty.problems).toEqual([]);
-    expect(healthy.problems).toEqual([]);
+    // Each page in a context of its own, closed at the end: left open, a page goes on sending (its page load, its
+    // replay) into the next test's window, which counts what browsers send while rate-limited.
+    const [healthyContext, faultyContext] = [await browser.newContext(), await browser.newContext()];
+    try {
+      const healthy = await browse(await healthyContext.newPage());
+      await ingest.setMode(mode, 60);
+      const faulty = await browse(await faultyContext.newPage());
+      expect(faulty.problems).toEqual([]);
+      expect(healthy.problems).toEqual([]);
+    } finally {
+      await Promise.all([healthyContext.close(), faultyContext.close()]);
+    }
   });
 }
 
