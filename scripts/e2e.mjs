@@ -143,10 +143,15 @@ try {
   }
   // Playwright finds the services running and leaves them to this script (playwright.config.ts).
   const projects = (selection.projects ?? []).map((project) => `--project=${project}`);
-  const run = spawnSync('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2), ...projects], {
-    stdio: 'inherit',
-    env: { ...process.env, E2E_SERVICES_STARTED: '1', E2E_APPS: [...selected].join(',') },
-  });
+  const noDeps = selection.partial && !process.argv.includes('--no-deps') ? ['--no-deps'] : [];
+  const run = spawnSync(
+    'npx',
+    ['--no-install', 'playwright', 'test', ...process.argv.slice(2), ...projects, ...noDeps],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, E2E_SERVICES_STARTED: '1', E2E_APPS: [...selected].join(',') },
+    },
+  );
   status = run.status ?? 1;
 } catch (error) {
   console.error(/** @type {Error} */ (error).message);

@@ -34,6 +34,13 @@ describe('npm run test:e2e builds and serves only the apps the selected specs us
     expect(names(['--project=reference firefox'])).toEqual(['reference']);
   });
 
+  test("a selection runs no other project's specs: not the projects the last ones depend on (--no-deps)", () => {
+    expect(e2eSelection(['--project=ingest faults'])).toMatchObject({ partial: true });
+    expect(names(['--project=ingest faults', '--no-deps'])).toEqual(['reference']);
+    expect(e2eSelection(['apps/reference/tests/ingest-faults.spec.ts']).projects).toEqual(['ingest faults']);
+    expect(e2eSelection([])).toMatchObject({ partial: false });
+  });
+
   test('what it cannot read selects everything: an unknown option, project or pattern', () => {
     expect(names(['--only-changed', 'apps/web/'])).toEqual(every);
     expect(names(['--project=shop'])).toEqual(every);

@@ -29,7 +29,17 @@ const withValue = new Set([
   '--trace',
 ]);
 /** Flags that change nothing about which specs run. */
-const flags = new Set(['--headed', '--debug', '--list', '--quiet', '-x', '--forbid-only', '--fully-parallel', '--ui']);
+const flags = new Set([
+  '--headed',
+  '--debug',
+  '--list',
+  '--quiet',
+  '-x',
+  '--forbid-only',
+  '--fully-parallel',
+  '--ui',
+  '--no-deps',
+]);
 
 export interface E2eSelection {
   /** The apps whose builds, services and servers the selected specs use. */
@@ -41,6 +51,12 @@ export interface E2eSelection {
   projects?: string[];
   /** Whether a selected spec reads the reference app's two deployment builds (another release, a rebuild). */
   deploymentBuilds: boolean;
+  /**
+   * Whether the specs selected are fewer than all. Playwright is then told not to run the projects the selected ones
+   * depend on (`--no-deps`): `ingest faults` and `server log` run after every other project, whose specs would run
+   * against apps this selection did not build.
+   */
+  partial: boolean;
 }
 
 /** Every spec file under `dir`, from the repository's root. */
@@ -92,7 +108,7 @@ function projectSpecs(project: string, apps: TestedApp[]): string[] | undefined 
 /** The selection Playwright's `args` make among the specs of every app under test. */
 export function e2eSelection(args: string[]): E2eSelection {
   const apps = testedApps();
-  const everything = { apps, deploymentBuilds: apps.some(({ dir }) => dir === referenceApp) };
+  const everything = { apps, deploymentBuilds: apps.some(({ dir }) => dir === referenceApp), partial: false };
   const projects: string[] = [];
   const filters: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -138,5 +154,6 @@ export function e2eSelection(args: string[]): E2eSelection {
     ...(narrowed ? { projects: [...new Set(specs.flatMap((spec) => projectsOf(spec, apps)))] } : {}),
     // A spec that names those builds' settings reads them.
     deploymentBuilds: specs.some((spec) => /\b(?:nextReleaseBuildEnv|rebuildEnv)\b/.test(readFileSync(spec, 'utf8'))),
+    partial: specs.length < all.length,
   };
 }
