@@ -4,6 +4,7 @@ import {
   bodyNetwork,
   connectionShare,
   forwardedClient,
+  heldByNetwork,
   networkOf,
 } from '../../packages/foundation/src/server/preload/networks.mts';
 
@@ -88,5 +89,17 @@ describe('bodyNetwork', () => {
     expect(bodyNetwork('10.0.0.2', '203.0.113.7, garbage', proxies)).toBe('10.0.0.0/24');
     expect(bodyNetwork('192.0.2.9', '203.0.113.7', proxies)).toBe('192.0.2.0/24');
     expect(bodyNetwork('', '203.0.113.7', proxies)).toBe('');
+  });
+});
+
+describe('what each network holds', () => {
+  it('adds and takes back per network; a network never seen holds nothing', () => {
+    const held = heldByNetwork();
+    held.add('10.0.0.0/24', 3);
+    held.add('10.0.0.0/24', 2);
+    held.add('192.0.2.0/24', 1);
+    expect([held.of('10.0.0.0/24'), held.of('192.0.2.0/24'), held.of('198.51.100.0/24')]).toEqual([5, 1, 0]);
+    held.add('10.0.0.0/24', -5);
+    expect(held.of('10.0.0.0/24')).toBe(0);
   });
 });

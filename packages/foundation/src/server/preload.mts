@@ -3,8 +3,8 @@
 // Next 16 mishandles (TRACE, several Host headers, odd request targets and image sources), upgrades and bodies too
 // large to hold in memory, holds every body a route reads until it is whole (and drops any other), bounds what each
 // connection and all of them hold, and owns graceful shutdown. First of all it starts the server's logger, so that
-// everything the process prints, Next's own lines included, is one JSON line. Node runs this file and what it imports as they are, outside Next's bundle
-// (packages/foundation/scripts/standalone.mjs copies them).
+// everything the process prints, Next's own lines included, is one JSON line. Node runs this file and what it imports
+// as they are, outside Next's bundle (packages/foundation/scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { distDirOf, preloadSettings, tellNext } from '../config/settings.mts';

@@ -8,7 +8,7 @@ import { apiRoutePrefix } from '../../config/specification.mts';
 import type { AddressBlock } from '../../config/trustedProxies.mts';
 import { requestIdFor } from '../requestId.mts';
 import { closeAfterAnswer } from './connections.mts';
-import { bodyNetwork } from './networks.mts';
+import { bodyNetwork, heldByNetwork } from './networks.mts';
 import { hideFromSdk, showToSdk } from './sdkMark.mts';
 
 /**
@@ -150,13 +150,8 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, { status, 
  */
 export function holdBodiesUntilWhole(maxBodyBytes: number, trustedProxies?: readonly AddressBlock[]) {
   let heldBytes = 0;
-  /** The bytes of bodies still arriving, by network (bodyNetwork); a network holding none has no entry. */
-  const arrivingBytes = new Map<string, number>();
-  const addArriving = (network: string, bytes: number) => {
-    const total = (arrivingBytes.get(network) ?? 0) + bytes;
-    if (total === 0) arrivingBytes.delete(network);
-    else arrivingBytes.set(network, total);
-  };
+  /** The bytes of bodies still arriving, by network (bodyNetwork). */
+  const arrivingBytes = heldByNetwork();
   /** Requests whose body has arrived whole and that go on to Next unchecked. */
   const whole = new WeakSet<IncomingMessage>();
   hideFromSdk((req) => hasBody(req.headers));
@@ -171,7 +166,7 @@ export function holdBodiesUntilWhole(maxBodyBytes: number, trustedProxies?: read
     let refused = false;
     const push = req.push;
     /** The body is no longer arriving: it leaves its network's share. */
-    const arrived = () => addArriving(network, -body.length);
+    const arrived = () => arrivingBytes.add(network, -body.length);
     const release = () => {
       heldBytes -= body.length;
       body = Buffer.alloc(0);
@@ -219,7 +214,7 @@ export function holdBodiesUntilWhole(maxBodyBytes: number, trustedProxies?: read
           ? bufferBytes({ bodyBytes, capacity: body.length, declared }, maxBodyBytes)
           : body.length;
       const moreBytes = capacity - body.length;
-      const networkBytes = arrivingBytes.get(network) ?? 0;
+      const networkBytes = arrivingBytes.of(network);
       const refusal = chunkRefusal({ pieces, bodyBytes, moreBytes, heldBytes, networkBytes }, { maxBodyBytes });
       if (refusal) {
         refused = true;
@@ -235,7 +230,7 @@ export function holdBodiesUntilWhole(maxBodyBytes: number, trustedProxies?: read
         body.copy(grown, 0, 0, bytes);
         body = grown;
         heldBytes += moreBytes;
-        addArriving(network, moreBytes);
+        arrivingBytes.add(network, moreBytes);
       }
       if (keep) buffer.copy(body, bytes);
       bytes = bodyBytes;

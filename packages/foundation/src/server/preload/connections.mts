@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connectionShare, networkOf } from './networks.mts';
+import { connectionShare, heldByNetwork, networkOf } from './networks.mts';
 import type { Refusal } from './requests.mts';
 
 /** The rest of a refused body is read and dropped up to this size: nginx forwards up to 1 MB (client_max_body_size). */
@@ -122,15 +122,14 @@ export function boundConnections(server: Server): void {
   // and reach Redis and the ingest.
   server.maxConnections = Math.max(64, Math.min(4096, openFileLimit() - 512));
   const share = connectionShare(server.maxConnections);
-  const openByNetwork = new Map<string, number>();
+  const openByNetwork = heldByNetwork();
   server.on('connection', (socket: Socket) => {
     // A peer that has already gone has no address: there is nothing to serve.
     if (socket.remoteAddress === undefined) return void socket.destroy();
     const network = networkOf(socket.remoteAddress);
-    const open = (openByNetwork.get(network) ?? 0) + 1;
     // Over its network's share, a connection is closed before it is read: one network cannot lock the others out.
-    if (open > share) return void socket.destroy();
-    openByNetwork.set(network, open);
+    if (openByNetwork.of(network) >= share) return void socket.destroy();
+    openByNetwork.add(network, 1);
     // A connection that has said nothing, or is still sending its first request's headers, is closed: until then it
     // takes a place among maxConnections, and one client opening thousands, or trickling their headers a byte at a
     // time, locked everyone else out. Node's own headers timeout counts from the first byte, which a client can delay.
@@ -144,9 +143,7 @@ export function boundConnections(server: Server): void {
     }, firstByteMs).unref();
     socket.once('close', () => {
       clearTimeout(deadline);
-      const left = (openByNetwork.get(network) ?? 1) - 1;
-      if (left === 0) openByNetwork.delete(network);
-      else openByNetwork.set(network, left);
+      openByNetwork.add(network, -1);
     });
   });
   // A socket silent both ways for 2 minutes is closed, an answer in progress included.

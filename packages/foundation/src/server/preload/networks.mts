@@ -28,6 +28,19 @@ export function networkOf(address: string): string {
  */
 export const connectionShare = (total: number): number => Math.max(1, Math.floor(total / 4));
 
+/** What each network holds (bytes, connections): a network holding nothing has no entry, so the map stays bounded. */
+export function heldByNetwork() {
+  const held = new Map<string, number>();
+  return {
+    of: (network: string): number => held.get(network) ?? 0,
+    add(network: string, amount: number): void {
+      const total = (held.get(network) ?? 0) + amount;
+      if (total === 0) held.delete(network);
+      else held.set(network, total);
+    },
+  };
+}
+
 /**
  * The client a reverse proxy names: the last address of X-Forwarded-For, the one the proxy appended (those before it are
  * whatever the client wrote). Undefined when there is no header, or its last entry is not an address written plainly.
