@@ -22,6 +22,7 @@ import { bearerMatches, revalidationRequest } from '../../packages/foundation/sr
 import { pageOfData, proxyDecision } from '../../packages/foundation/src/server/routing';
 import { trustedProxies } from '../../packages/foundation/src/config/trustedProxies.mts';
 import { bodyNetwork } from '../../packages/foundation/src/server/preload/networks.mts';
+import { acceptsBrotli } from '../../packages/foundation/src/server/preload/precompressed.mts';
 
 // Issue 44: no input is slow. A regex that retries from every position and reads to the end each time is quadratic:
 // the redaction's user-info rule was one, and it ran several times per request. Every regex in src/ runs here
@@ -181,6 +182,7 @@ describe('every function that applies a regex to request data runs in linear tim
       ],
     ],
     ['the request id', (input) => requestIdFor(input)],
+    ['an Accept-Encoding header', (input) => [acceptsBrotli(input), acceptsBrotli(`${input},br;q=${input}`)]],
     [
       "a trusted proxy's X-Forwarded-For",
       (input) => [

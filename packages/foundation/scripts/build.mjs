@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { keepHintFirst } from './compile-hints.mjs';
 import { requireSupportedNode } from './node-version.mjs';
+import { precompress } from './precompress.mjs';
 import { completeStandalone, preload, standaloneServerDir } from './standalone.mjs';
 
 requireSupportedNode();
@@ -48,6 +49,12 @@ if (status !== 0) process.exit(status ?? 1);
 
 // Before the static files are copied into the standalone directory.
 keepHintFirst(distDir);
+const compressed = precompress(distDir);
+const kb = (/** @type {number} */ bytes) => `${Math.round(bytes / 1024)} KB`;
+console.log(
+  `Brotli: ${compressed.files} scripts and styles, ${kb(compressed.bytes)} → ${kb(compressed.brotliBytes)}, ` +
+    'served to the browsers that take it.',
+);
 const standalone = standaloneServerDir(distDir);
 await completeStandalone({
   distDir,

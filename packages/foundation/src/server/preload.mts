@@ -2,9 +2,10 @@
 // packages/foundation/scripts/start.mjs): the things `next start` does not do as the app needs. It refuses requests
 // Next 16 mishandles (TRACE, several Host headers, odd request targets and image sources), upgrades and bodies too
 // large to hold in memory, holds every body a route reads until it is whole (and drops any other), bounds what each
-// connection and all of them hold, and owns graceful shutdown. First of all it starts the server's logger, so that
-// everything the process prints, Next's own lines included, is one JSON line. Node runs this file and what it imports
-// as they are, outside Next's bundle (packages/foundation/scripts/standalone.mjs copies them).
+// connection and all of them hold, serves the build's brotli copies of its scripts, and owns graceful shutdown. First
+// of all it starts the server's logger, so that everything the process prints, Next's own lines included, is one JSON
+// line. Node runs this file and what it imports as they are, outside Next's bundle
+// (packages/foundation/scripts/standalone.mjs copies them).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { distDirOf, preloadSettings, tellNext } from '../config/settings.mts';
@@ -22,6 +23,7 @@ import {
 } from './preload/connections.mts';
 import { drain } from './preload/drain.mts';
 import { listenWhereAsked } from './preload/listenAddress.mts';
+import { preferPrecompressed } from './preload/precompressed.mts';
 import { assetRefusal, requestRefusal } from './preload/requests.mts';
 import { hideFromSdk } from './preload/sdkMark.mts';
 import { keepSentStatus } from './preload/sentStatus.mts';
@@ -69,6 +71,7 @@ http.Server.prototype.emit = function emitUnlessRefused(this: http.Server, event
     const asset = assetRefusal(req.method ?? '', line.target);
     if (asset) return sendRefusal(res, asset);
     if (hasBody(req.headers)) return bodies.hold(this, req, res, routeReadsBody(req.method ?? '', line.target));
+    preferPrecompressed(req, res, line.target);
   }
   return emit.call(this, event, ...args);
 } as typeof emit;
