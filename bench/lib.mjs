@@ -132,12 +132,17 @@ export function buildApp(env) {
 export const buildBaseline = (/** @type {string} */ dir, /** @type {Env} */ env) => build(dir, env);
 
 /**
- * `next start` on localhost; resolves once /api/health answers.
+ * A build on localhost as it runs in production; resolves once /api/health answers. The app (`dir` is its folder, as
+ * benchApp or in another worktree) as `npm start` runs it: its standalone server with the preload (startStandalone),
+ * which refuses, holds bodies and serves the brotli copies of its scripts; a baseline, which has no standalone server,
+ * with `next start`.
  * @param {string} dir
  * @param {number} port
  * @param {Env} env
  */
 export async function start(dir, port, env) {
+  const standalone = join(dir, env.NEXT_DIST_DIR ?? '.next', 'standalone', benchApp);
+  if (existsSync(join(standalone, 'server.js'))) return startStandalone(standalone, port, env);
   const server = spawn('node', [nextBin, 'start', dir, '-H', 'localhost', '-p', String(port)], {
     stdio: 'ignore',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },

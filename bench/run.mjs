@@ -16,8 +16,10 @@
 //   npm run bench -- --port 3500 --ingest-port 3549   # the ingest elsewhere than --port + 99
 //
 // The app is the reference app (apps/reference: the /examples pages), built in its folder as
-// apps/reference/.next-bench and served there (bench/lib.mjs buildApp); the baseline re-exports the same reference
-// pages and is built in place, as is its copy without proxy.js (bench/lib.mjs buildBaseline).
+// apps/reference/.next-bench and served as `npm start` serves it, by its standalone server with the preload (bench/lib.mjs
+// buildApp, start); the baseline re-exports the same reference pages and is built in place, as is its copy without
+// proxy.js (bench/lib.mjs buildBaseline), and served by `next start`. Before 2026-12-02 the app was served by
+// `next start` too: without the preload's refusals, bounds and brotli copies.
 // The page Lighthouse and the browser figures measure on both sides is /examples: the hero image and the links to
 // the reference pages, the app's home page `/` until those pages moved to the tests. After Lighthouse's figures, the
 // long tasks of each build's mobile run with the median TBT, each with its script and what that script is (error
