@@ -2,7 +2,7 @@
 // Brotli copies of the build's scripts and styles, made once at build time at brotli's highest quality, which a server
 // cannot afford per response: Next compresses each answer with gzip as it sends it. The server preload serves a copy
 // to a client that takes brotli (src/server/preload/precompressed.mts); a phone then downloads about 12% less script
-// than with gzip (docs/decisions.md, "Scripts in brotli").
+// than with gzip (docs/decisions.md, "Scripts and styles in brotli").
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
