@@ -5,6 +5,7 @@ import {
   leftOutIntegrations,
   replayBeforeErrors,
   sendTransactionsInNextTask,
+  whenPageShown,
 } from '../../packages/foundation/src/observability/browser/reporter';
 
 const client = {} as Client;
@@ -87,5 +88,46 @@ describe('an error before replay started waits for it', () => {
     const startedAt = performance.now();
     expect(await integration.processEvent!(error, {}, withReplay(false))).toEqual(error);
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(19);
+  });
+});
+
+describe("replay's start waits for a page that is hidden", () => {
+  let visibilityState = 'visible';
+  const listeners = new EventTarget();
+  beforeEach(() => {
+    const on = (type: string, listener: () => void) => listeners.addEventListener(type, listener);
+    const off = (type: string, listener: () => void) => listeners.removeEventListener(type, listener);
+    vi.stubGlobal('document', {
+      get visibilityState() {
+        return visibilityState;
+      },
+      addEventListener: on,
+      removeEventListener: off,
+    });
+    vi.stubGlobal('addEventListener', on);
+    vi.stubGlobal('removeEventListener', off);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    visibilityState = 'visible';
+  });
+
+  test('a shown page starts it at once', () => {
+    let started = 0;
+    whenPageShown(() => (started += 1));
+    expect(started).toBe(1);
+  });
+
+  test('a page opened in the background, or left, starts it once shown again, and once only', () => {
+    visibilityState = 'hidden';
+    let started = 0;
+    whenPageShown(() => (started += 1));
+    listeners.dispatchEvent(new Event('visibilitychange'));
+    expect(started).toBe(0);
+    visibilityState = 'visible';
+    listeners.dispatchEvent(new Event('visibilitychange'));
+    listeners.dispatchEvent(new Event('pageshow'));
+    listeners.dispatchEvent(new Event('visibilitychange'));
+    expect(started).toBe(1);
   });
 });

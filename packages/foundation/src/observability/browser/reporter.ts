@@ -86,6 +86,22 @@ function startReplayOnce(collectPersonalData: boolean): Promise<void> {
 }
 
 /**
+ * Runs `start` now, or, while the visitor is leaving or the page is hidden (pageLeaving), once it is shown again:
+ * restored from the back/forward cache, or a tab opened in the background brought to the front.
+ */
+export function whenPageShown(start: () => void): void {
+  if (!pageLeaving()) return start();
+  const shown = () => {
+    if (pageLeaving()) return;
+    removeEventListener('pageshow', shown);
+    document.removeEventListener('visibilitychange', shown);
+    start();
+  };
+  addEventListener('pageshow', shown);
+  document.addEventListener('visibilitychange', shown);
+}
+
+/**
  * Adds browser tracing, which starts the page-load transaction as it is added: the first span it starts. Resolves
  * once that transaction has ended, or at once when it does not record (tracing off or sampled out, a crawler's user
  * agent). Only the client's hooks: using the SDK's span helpers here made Turbopack keep its debug logging in the
@@ -161,8 +177,8 @@ export async function startBrowserReporting(env: BrowserSettings, held: HeldErro
   // Replay's code arrives in a chunk of its own once the page load has ended, at the next idle moment (at once for an
   // error: replayBeforeErrors). Why: docs/decisions.md, "Replay's recorder after the page load".
   await pageLoad;
-  // Not for a visitor who is leaving: the page load ends on `pagehide` too.
-  const loadReplay = () => void (pageLeaving() || startReplay());
+  // Not for a visitor who is leaving (the page load ends on `pagehide` too): for one who comes back.
+  const loadReplay = () => whenPageShown(() => void startReplay());
   if ('requestIdleCallback' in window) window.requestIdleCallback(loadReplay, { timeout: 3000 });
   else setTimeout(loadReplay, 1000);
 }
