@@ -1,10 +1,10 @@
 // The build's brotli copies of its scripts and styles (scripts/precompress.mjs), served to the clients that take
 // brotli. Next serves the copy as it serves any static file (its cache headers, ETag, HEAD and ranges); the preload
 // only points the request at it and names its encoding and type, which Next's compression then leaves alone.
-import { existsSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { distDirOf } from '../../config/settings.mts';
+import { servedPaths } from './requests.mts';
 
 const suffix = '.br';
 const contentTypes: Readonly<Record<string, string>> = {
@@ -17,12 +17,10 @@ const contentTypes: Readonly<Record<string, string>> = {
  * under the running server's directory.
  */
 export function precompressedFiles(root: string, distDir: string): Set<string> {
-  const folder = join(root, distDir, 'static');
-  if (!existsSync(folder)) return new Set();
   return new Set(
-    readdirSync(folder, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith(suffix))
-      .map((file) => `/_next/static/${file.slice(0, -suffix.length).split(sep).join('/')}`),
+    servedPaths(join(root, distDir, 'static'), '/_next/static')
+      .filter((path) => path.endsWith(suffix))
+      .map((path) => path.slice(0, -suffix.length)),
   );
 }
 

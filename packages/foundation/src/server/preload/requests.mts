@@ -59,21 +59,24 @@ const isReadOnly = (target: string) =>
 /** The kinds of image the optimiser converts (SVG only with dangerouslyAllowSVG, which is off). */
 const imageFile = /\.(?:avif|bmp|gif|ico|jpe?g|png|tiff?|webp)$/i;
 
+/** Every file below `folder`, by the path a page names it when `prefix` is the folder's (none for a missing folder). */
+export function servedPaths(folder: string, prefix: string): string[] {
+  return existsSync(folder)
+    ? readdirSync(folder, { recursive: true, encoding: 'utf8' }).map((file) => `${prefix}/${file.split(sep).join('/')}`)
+    : [];
+}
+
 /**
  * The local image sources of the build, as a page names them: the images of public/ and of <distDir>/static/media,
  * under the running server's directory. Next reads public/ once at start too, so a file added later is not served.
  */
 export function builtImages(root: string, distDir: string): Set<string> {
-  const under = (folder: string, prefix: string) =>
-    existsSync(folder)
-      ? readdirSync(folder, { recursive: true, encoding: 'utf8' })
-          .filter((file) => imageFile.test(file))
-          .map((file) => `${prefix}/${file.split(sep).join('/')}`)
-      : [];
-  return new Set([
-    ...under(join(root, 'public'), ''),
-    ...under(join(root, distDir, 'static', 'media'), '/_next/static/media'),
-  ]);
+  return new Set(
+    [
+      ...servedPaths(join(root, 'public'), ''),
+      ...servedPaths(join(root, distDir, 'static', 'media'), '/_next/static/media'),
+    ].filter((path) => imageFile.test(path)),
+  );
 }
 
 let images: ReadonlySet<string> | undefined;
